@@ -1,0 +1,188 @@
+//! A labelled data set: features, encoded classes, optional sample weights and names.
+
+use crate::data::labels::{self, Label};
+use crate::data::matrix::Features;
+use crate::error::{Error, Result};
+
+/// Features with one class label per row, encoded once.
+///
+/// ```
+/// use hyperplane::data::{Dataset, Label};
+/// use ndarray::array;
+/// let ds = Dataset::new(array![[1.0, 0.0], [0.0, 1.0]].into(), &["ham".into(), "spam".into()]).unwrap();
+/// assert_eq!(ds.classes(), &[Label::from("ham"), Label::from("spam")]);
+/// assert_eq!(ds.targets(), &[0, 1]);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dataset {
+    x: Features,
+    targets: Vec<usize>,
+    classes: Vec<Label>,
+    weights: Option<Vec<f64>>,
+    feature_names: Option<Vec<String>>,
+}
+
+impl Dataset {
+    /// Features and one label per row; the labels are sorted into classes and encoded.
+    pub fn new(x: Features, y: &[Label]) -> Result<Self> {
+        check_len("y", y.len(), x.n_rows())?;
+        let (classes, targets) = labels::encode(y);
+        Ok(Dataset {
+            x,
+            targets,
+            classes,
+            weights: None,
+            feature_names: None,
+        })
+    }
+
+    /// Features with targets already encoded against `classes` (every target < classes.len()).
+    pub fn from_encoded(x: Features, targets: Vec<usize>, classes: Vec<Label>) -> Result<Self> {
+        check_len("y", targets.len(), x.n_rows())?;
+        if let Some((row, &t)) = targets
+            .iter()
+            .enumerate()
+            .find(|(_, &t)| t >= classes.len())
+        {
+            return Err(Error::data(format!(
+                "target {t} at row {row} is not an index into the {} classes",
+                classes.len()
+            )));
+        }
+        Ok(Dataset {
+            x,
+            targets,
+            classes,
+            weights: None,
+            feature_names: None,
+        })
+    }
+
+    /// Features and floating-point labels; NaN or infinite labels are rejected.
+    pub fn from_f64_labels(x: Features, y: &[f64]) -> Result<Self> {
+        let labels = y
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| Label::from_f64(v, i))
+            .collect::<Result<Vec<_>>>()?;
+        Dataset::new(x, &labels)
+    }
+
+    /// Attaches one non-negative, finite weight per row.
+    pub fn with_weights(mut self, weights: Vec<f64>) -> Result<Self> {
+        check_len("sample weights", weights.len(), self.x.n_rows())?;
+        if let Some((row, &w)) = weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| !w.is_finite() || **w < 0.0)
+        {
+            return Err(Error::data(format!(
+                "sample weight {w} at row {row} must be finite and non-negative"
+            )));
+        }
+        self.weights = Some(weights);
+        Ok(self)
+    }
+
+    /// Attaches one name per feature column.
+    pub fn with_feature_names(mut self, names: Vec<String>) -> Result<Self> {
+        check_len("feature names", names.len(), self.x.n_cols())?;
+        self.feature_names = Some(names);
+        Ok(self)
+    }
+
+    /// The feature matrix.
+    pub fn x(&self) -> &Features {
+        &self.x
+    }
+    /// Class index of each row.
+    pub fn targets(&self) -> &[usize] {
+        &self.targets
+    }
+    /// The sorted classes.
+    pub fn classes(&self) -> &[Label] {
+        &self.classes
+    }
+    /// Sample weights, when given.
+    pub fn weights(&self) -> Option<&[f64]> {
+        self.weights.as_deref()
+    }
+    /// Weight of row `i` (1 when no weights were given).
+    #[inline]
+    pub fn weight(&self, i: usize) -> f64 {
+        self.weights.as_ref().map_or(1.0, |w| w[i])
+    }
+    /// Feature names, when known.
+    pub fn feature_names(&self) -> Option<&[String]> {
+        self.feature_names.as_deref()
+    }
+    /// Number of rows.
+    pub fn n_samples(&self) -> usize {
+        self.x.n_rows()
+    }
+    /// Number of feature columns.
+    pub fn n_features(&self) -> usize {
+        self.x.n_cols()
+    }
+    /// The label of each row.
+    pub fn labels(&self) -> Vec<Label> {
+        self.targets
+            .iter()
+            .map(|&t| self.classes[t].clone())
+            .collect()
+    }
+
+    /// The rows `rows` as a new data set with the same class list (so codes stay comparable).
+    pub fn select_rows(&self, rows: &[usize]) -> Dataset {
+        Dataset {
+            x: self.x.select_rows(rows),
+            targets: rows.iter().map(|&i| self.targets[i]).collect(),
+            classes: self.classes.clone(),
+            weights: self
+                .weights
+                .as_ref()
+                .map(|w| rows.iter().map(|&i| w[i]).collect()),
+            feature_names: self.feature_names.clone(),
+        }
+    }
+
+    /// Checks what every learner needs: rows, columns, finite values.
+    pub fn check_fit(&self) -> Result<()> {
+        self.x.check_fit_input()
+    }
+}
+
+fn check_len(what: &str, got: usize, rows: usize) -> Result<()> {
+    if got != rows {
+        return Err(Error::data(format!(
+            "{what} has {got} entries but X has {rows} rows"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn lengths_and_weights_are_checked() {
+        let x: Features = array![[1.0], [2.0]].into();
+        assert!(Dataset::new(x.clone(), &[Label::Int(1)]).is_err());
+        let ds = Dataset::new(x.clone(), &[Label::Int(1), Label::Int(-1)]).unwrap();
+        assert!(ds.clone().with_weights(vec![1.0, -1.0]).is_err());
+        assert!(ds.clone().with_weights(vec![1.0, f64::NAN]).is_err());
+        assert_eq!(ds.labels(), vec![Label::Int(1), Label::Int(-1)]);
+        assert!(Dataset::from_f64_labels(x, &[1.0, f64::INFINITY]).is_err());
+    }
+
+    #[test]
+    fn select_rows_keeps_classes() {
+        let x: Features = array![[1.0], [2.0], [3.0]].into();
+        let ds = Dataset::new(x, &["a".into(), "b".into(), "c".into()]).unwrap();
+        let sub = ds.select_rows(&[2]);
+        assert_eq!(sub.classes().len(), 3);
+        assert_eq!(sub.targets(), &[2]);
+    }
+}

@@ -1,0 +1,77 @@
+//! What readers produce before any transform: a table, documents, or a feature matrix.
+
+use std::path::PathBuf;
+
+use crate::data::labels::Label;
+use crate::data::matrix::Features;
+
+/// One column of a delimited table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Column {
+    /// Every value parsed as a number.
+    Numeric(Vec<f64>),
+    /// At least one value is not a number: the column is categorical.
+    Categorical(Vec<String>),
+}
+
+impl Column {
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Column::Numeric(v) => v.len(),
+            Column::Categorical(v) => v.len(),
+        }
+    }
+    /// True when the column holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Feature columns read from a CSV file (the label column removed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// Column names (from the header, or `x1`, `x2`... when there is none).
+    pub names: Vec<String>,
+    /// The columns, all of the same length.
+    pub columns: Vec<Column>,
+    /// File line of data row 0 (1-based), so later errors can name the line.
+    pub first_line: usize,
+}
+
+impl Table {
+    /// Number of data rows.
+    pub fn n_rows(&self) -> usize {
+        self.columns.first().map_or(0, Column::len)
+    }
+}
+
+/// The raw form of a data set, before vectorizing or encoding.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawInput {
+    /// Tabular data (CSV).
+    Table(Table),
+    /// One document per sample (TSV text, a folder of files).
+    Text(Vec<String>),
+    /// Numeric features ready to use (LIBSVM / SVMlight).
+    Matrix(Features),
+}
+
+impl RawInput {
+    /// Number of samples.
+    pub fn n_rows(&self) -> usize {
+        match self {
+            RawInput::Table(t) => t.n_rows(),
+            RawInput::Text(d) => d.len(),
+            RawInput::Matrix(m) => m.n_rows(),
+        }
+    }
+}
+
+/// A reader's result: the raw samples, their labels when the file has them, and the source.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledInput {
+    pub input: RawInput,
+    pub labels: Option<Vec<Label>>,
+    pub source: PathBuf,
+}

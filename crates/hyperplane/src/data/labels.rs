@@ -1,0 +1,185 @@
+//! Class labels of any kind, encoded once.
+//!
+//! A [`Label`] is an integer (`0`, `7`, `-1`, `+1`) or a string (`"spam"`, `"1.5"`).
+//! Text read from a file becomes an integer when it parses as one, so `+1` and `1`
+//! are the same class. [`encode`] sorts the distinct labels (integers first, numerically;
+//! then strings, lexicographically, as scikit-learn's `np.unique`) and maps each sample
+//! to its class index; models keep the sorted list and give the labels back.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// One class label.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Label {
+    Int(i64),
+    Text(String),
+}
+
+impl Label {
+    /// Reads a label from text: an integer when it parses as one, otherwise the text itself.
+    pub fn parse(s: &str) -> Label {
+        let t = s.trim();
+        match t.parse::<i64>() {
+            Ok(v) => Label::Int(v),
+            Err(_) => Label::Text(t.to_string()),
+        }
+    }
+
+    /// A label from a floating-point target, rejecting NaN and infinity; integral values
+    /// become [`Label::Int`].
+    pub fn from_f64(v: f64, row: usize) -> Result<Label> {
+        if !v.is_finite() {
+            return Err(Error::NonFinite {
+                what: "y".into(),
+                row,
+                feature: 0,
+                value: v,
+            });
+        }
+        if v.fract() == 0.0 && v.abs() < 9.0e15 {
+            Ok(Label::Int(v as i64))
+        } else {
+            Ok(Label::Text(v.to_string()))
+        }
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Label::Int(v) => write!(f, "{v}"),
+            Label::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+impl Ord for Label {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (Label::Int(a), Label::Int(b)) => a.cmp(b),
+            (Label::Int(_), Label::Text(_)) => Ordering::Less,
+            (Label::Text(_), Label::Int(_)) => Ordering::Greater,
+            (Label::Text(a), Label::Text(b)) => a.cmp(b),
+        }
+    }
+}
+
+impl PartialOrd for Label {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl From<i64> for Label {
+    fn from(v: i64) -> Self {
+        Label::Int(v)
+    }
+}
+impl From<i32> for Label {
+    fn from(v: i32) -> Self {
+        Label::Int(v as i64)
+    }
+}
+impl From<&str> for Label {
+    fn from(s: &str) -> Self {
+        Label::Text(s.to_string())
+    }
+}
+impl From<String> for Label {
+    fn from(s: String) -> Self {
+        Label::Text(s)
+    }
+}
+
+/// Sorted distinct classes and each sample's class index.
+pub fn encode(labels: &[Label]) -> (Vec<Label>, Vec<usize>) {
+    let mut classes: Vec<Label> = labels.to_vec();
+    classes.sort();
+    classes.dedup();
+    let index: HashMap<&Label, usize> = classes.iter().enumerate().map(|(i, c)| (c, i)).collect();
+    let codes = labels.iter().map(|l| index[l]).collect();
+    (classes, codes)
+}
+
+/// Maps labels to the indices of known `classes`; an unseen label is an error naming its row.
+pub fn encode_with(classes: &[Label], labels: &[Label]) -> Result<Vec<usize>> {
+    let index: HashMap<&Label, usize> = classes.iter().enumerate().map(|(i, c)| (c, i)).collect();
+    labels
+        .iter()
+        .enumerate()
+        .map(|(row, l)| {
+            index.get(l).copied().ok_or_else(|| Error::UnknownClass {
+                label: l.to_string(),
+                row,
+                classes: format_classes(classes),
+            })
+        })
+        .collect()
+}
+
+/// `[a, b, c]` for messages.
+pub fn format_classes(classes: &[Label]) -> String {
+    let names: Vec<String> = classes.iter().map(|c| c.to_string()).collect();
+    format!("[{}]", names.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_folds_signs_and_keeps_text() {
+        assert_eq!(Label::parse("+1"), Label::Int(1));
+        assert_eq!(Label::parse(" -1 "), Label::Int(-1));
+        assert_eq!(Label::parse("spam"), Label::Text("spam".into()));
+        assert_eq!(Label::parse("1.5"), Label::Text("1.5".into()));
+    }
+
+    #[test]
+    fn encode_sorts_numerically_then_text() {
+        let y: Vec<Label> = ["10", "2", "b", "-1", "a", "2"]
+            .iter()
+            .map(|s| Label::parse(s))
+            .collect();
+        let (classes, codes) = encode(&y);
+        assert_eq!(
+            classes,
+            vec![
+                Label::Int(-1),
+                Label::Int(2),
+                Label::Int(10),
+                "a".into(),
+                "b".into()
+            ]
+        );
+        assert_eq!(codes, vec![2, 1, 4, 0, 3, 1]);
+    }
+
+    #[test]
+    fn unknown_label_names_row_and_classes() {
+        let classes = vec![Label::from("ham"), Label::from("spam")];
+        let e = encode_with(&classes, &["ham".into(), "eggs".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("eggs") && e.contains("row 1") && e.contains("[ham, spam]"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn from_f64_rejects_nan() {
+        assert!(Label::from_f64(f64::NAN, 3)
+            .unwrap_err()
+            .to_string()
+            .contains("row 3"));
+        assert_eq!(Label::from_f64(-1.0, 0).unwrap(), Label::Int(-1));
+    }
+}

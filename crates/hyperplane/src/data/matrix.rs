@@ -1,0 +1,511 @@
+//! Feature matrices: dense (ndarray) and sparse (CSR) behind one row-access abstraction.
+//!
+//! Every algorithm is written once against [`RowAccess`] and monomorphised for both
+//! storages; [`Features`] holds either and dispatches once per call with
+//! [`Features::with_rows`], never per element. Sparse input is never densified.
+
+use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Row-wise access to a feature matrix: what every learner needs, written once per storage.
+pub trait RowAccess: Sync {
+    /// Number of rows (samples).
+    fn n_rows(&self) -> usize;
+    /// Number of columns (features).
+    fn n_cols(&self) -> usize;
+    /// Calls `f(j, x_ij)` for every stored entry of row `i` (all entries when dense).
+    fn for_each_in_row<F: FnMut(usize, f64)>(&self, i: usize, f: F);
+    /// `x_i . w`.
+    fn dot_row(&self, i: usize, w: &[f64]) -> f64;
+    /// `out += alpha * x_i`.
+    fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]);
+    /// `||x_i||^2`.
+    fn row_norm_sq(&self, i: usize) -> f64 {
+        let mut s = 0.0;
+        self.for_each_in_row(i, |_, v| s += v * v);
+        s
+    }
+}
+
+/// A compressed sparse row matrix of `f64`.
+///
+/// Row `i` holds the entries `indices[indptr[i]..indptr[i+1]]` with values
+/// `data[indptr[i]..indptr[i+1]]`; column indices are strictly increasing within a row.
+/// Our own small type rather than `sprs`: learners need only row iteration, and owning the
+/// layout lets readers and vectorizers build it directly with `u32` indices (half the
+/// memory of `usize`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CsrMatrix {
+    n_rows: usize,
+    n_cols: usize,
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    data: Vec<f64>,
+}
+
+impl CsrMatrix {
+    /// Builds a CSR matrix from its parts, checking every invariant.
+    pub fn new(
+        n_cols: usize,
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        data: Vec<f64>,
+    ) -> Result<Self> {
+        if indptr.is_empty() || indptr[0] != 0 {
+            return Err(Error::data("CSR indptr must start with 0"));
+        }
+        if indices.len() != data.len() || *indptr.last().unwrap() != data.len() {
+            return Err(Error::data(format!(
+                "CSR arrays disagree: indptr ends at {}, {} indices, {} values",
+                indptr.last().unwrap(),
+                indices.len(),
+                data.len()
+            )));
+        }
+        if n_cols > u32::MAX as usize {
+            return Err(Error::data(format!(
+                "at most {} columns are supported",
+                u32::MAX
+            )));
+        }
+        for (i, w) in indptr.windows(2).enumerate() {
+            if w[1] < w[0] {
+                return Err(Error::data(format!("CSR indptr decreases at row {i}")));
+            }
+            let row = &indices[w[0]..w[1]];
+            if row.windows(2).any(|p| p[1] <= p[0]) {
+                return Err(Error::data(format!(
+                    "CSR column indices of row {i} are not strictly increasing"
+                )));
+            }
+            if let Some(&j) = row.last() {
+                if j as usize >= n_cols {
+                    return Err(Error::data(format!(
+                        "CSR row {i} has column {j} but the matrix has {n_cols} columns"
+                    )));
+                }
+            }
+        }
+        Ok(CsrMatrix {
+            n_rows: indptr.len() - 1,
+            n_cols,
+            indptr,
+            indices,
+            data,
+        })
+    }
+
+    /// Builds a CSR matrix from rows of `(column, value)` pairs (any order; duplicates summed).
+    pub fn from_rows(n_cols: usize, rows: &[Vec<(usize, f64)>]) -> Result<Self> {
+        let mut b = CsrBuilder::new(n_cols);
+        for r in rows {
+            b.push_row(r.iter().copied())?;
+        }
+        Ok(b.finish())
+    }
+
+    /// The CSR form of a dense matrix (zeros dropped).
+    pub fn from_dense(x: ArrayView2<f64>) -> Self {
+        let mut b = CsrBuilder::new(x.ncols());
+        for row in x.rows() {
+            b.push_sorted_row(
+                row.iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v != 0.0)
+                    .map(|(j, v)| (j, *v)),
+            );
+        }
+        b.finish()
+    }
+
+    /// The dense form. Only for small matrices (tests, display).
+    pub fn to_dense(&self) -> Array2<f64> {
+        let mut out = Array2::zeros((self.n_rows, self.n_cols));
+        for i in 0..self.n_rows {
+            self.for_each_in_row(i, |j, v| out[[i, j]] = v);
+        }
+        out
+    }
+
+    /// Row pointer array (`n_rows + 1` entries).
+    pub fn indptr(&self) -> &[usize] {
+        &self.indptr
+    }
+    /// Column indices of the stored entries.
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+    /// Values of the stored entries.
+    pub fn data(&self) -> &[f64] {
+        &self.data
+    }
+    /// Number of stored entries.
+    pub fn nnz(&self) -> usize {
+        self.data.len()
+    }
+    /// Column indices and values of row `i`.
+    #[inline]
+    pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
+        let (a, b) = (self.indptr[i], self.indptr[i + 1]);
+        (&self.indices[a..b], &self.data[a..b])
+    }
+
+    /// The rows `rows` (in that order, repeats allowed) as a new matrix.
+    pub fn select_rows(&self, rows: &[usize]) -> Self {
+        let mut b = CsrBuilder::new(self.n_cols);
+        for &i in rows {
+            let (idx, val) = self.row(i);
+            b.push_sorted_row(idx.iter().zip(val).map(|(&j, &v)| (j as usize, v)));
+        }
+        b.finish()
+    }
+
+    /// Applies `f` to every stored value in place.
+    pub fn map_values_inplace(&mut self, f: impl Fn(f64) -> f64) {
+        self.data.iter_mut().for_each(|v| *v = f(*v));
+    }
+}
+
+impl RowAccess for CsrMatrix {
+    fn n_rows(&self) -> usize {
+        self.n_rows
+    }
+    fn n_cols(&self) -> usize {
+        self.n_cols
+    }
+    #[inline]
+    fn for_each_in_row<F: FnMut(usize, f64)>(&self, i: usize, mut f: F) {
+        let (idx, val) = self.row(i);
+        for (&j, &v) in idx.iter().zip(val) {
+            f(j as usize, v);
+        }
+    }
+    #[inline]
+    fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
+        let (idx, val) = self.row(i);
+        idx.iter().zip(val).map(|(&j, &v)| v * w[j as usize]).sum()
+    }
+    #[inline]
+    fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
+        let (idx, val) = self.row(i);
+        for (&j, &v) in idx.iter().zip(val) {
+            out[j as usize] += alpha * v;
+        }
+    }
+}
+
+/// Builds a [`CsrMatrix`] row by row.
+#[derive(Debug)]
+pub struct CsrBuilder {
+    n_cols: usize,
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    data: Vec<f64>,
+    scratch: Vec<(usize, f64)>,
+}
+
+impl CsrBuilder {
+    /// A builder for a matrix with `n_cols` columns.
+    pub fn new(n_cols: usize) -> Self {
+        CsrBuilder {
+            n_cols,
+            indptr: vec![0],
+            indices: Vec::new(),
+            data: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Reserves room for `nnz` more entries.
+    pub fn reserve(&mut self, nnz: usize) {
+        self.indices.reserve(nnz);
+        self.data.reserve(nnz);
+    }
+
+    /// Appends a row given as `(column, value)` pairs in any order; duplicate columns are
+    /// summed and explicit zeros kept out.
+    pub fn push_row(&mut self, entries: impl IntoIterator<Item = (usize, f64)>) -> Result<()> {
+        self.scratch.clear();
+        self.scratch.extend(entries);
+        if let Some(&(j, _)) = self.scratch.iter().find(|(j, _)| *j >= self.n_cols) {
+            return Err(Error::data(format!(
+                "column {j} is out of range for a matrix with {} columns",
+                self.n_cols
+            )));
+        }
+        self.scratch.sort_unstable_by_key(|e| e.0);
+        let mut last: Option<usize> = None;
+        for &(j, v) in &self.scratch {
+            if last == Some(j) {
+                *self.data.last_mut().unwrap() += v;
+            } else {
+                self.indices.push(j as u32);
+                self.data.push(v);
+                last = Some(j);
+            }
+        }
+        self.indptr.push(self.indices.len());
+        Ok(())
+    }
+
+    /// Appends a row whose columns are already strictly increasing and in range.
+    pub fn push_sorted_row(&mut self, entries: impl IntoIterator<Item = (usize, f64)>) {
+        for (j, v) in entries {
+            debug_assert!(j < self.n_cols);
+            self.indices.push(j as u32);
+            self.data.push(v);
+        }
+        self.indptr.push(self.indices.len());
+    }
+
+    /// Number of rows pushed so far.
+    pub fn n_rows(&self) -> usize {
+        self.indptr.len() - 1
+    }
+
+    /// Widens the matrix (for readers that learn the width as they go).
+    pub fn set_n_cols(&mut self, n_cols: usize) {
+        self.n_cols = self.n_cols.max(n_cols);
+    }
+
+    /// The finished matrix.
+    pub fn finish(self) -> CsrMatrix {
+        CsrMatrix {
+            n_rows: self.indptr.len() - 1,
+            n_cols: self.n_cols,
+            indptr: self.indptr,
+            indices: self.indices,
+            data: self.data,
+        }
+    }
+}
+
+impl RowAccess for Array2<f64> {
+    fn n_rows(&self) -> usize {
+        self.nrows()
+    }
+    fn n_cols(&self) -> usize {
+        self.ncols()
+    }
+    #[inline]
+    fn for_each_in_row<F: FnMut(usize, f64)>(&self, i: usize, mut f: F) {
+        for (j, &v) in self.row(i).iter().enumerate() {
+            f(j, v);
+        }
+    }
+    #[inline]
+    fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
+        self.row(i).dot(&ArrayView1::from(w))
+    }
+    #[inline]
+    fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
+        for (o, &v) in out.iter_mut().zip(self.row(i).iter()) {
+            *o += alpha * v;
+        }
+    }
+}
+
+/// A feature matrix, dense or sparse. Rows are samples, columns are features.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Features {
+    Dense(Array2<f64>),
+    Sparse(CsrMatrix),
+}
+
+/// Runs `$body` with `$m` bound to the concrete matrix inside a [`Features`], so the body
+/// is monomorphised for each storage: one dispatch per call, none per element.
+#[macro_export]
+macro_rules! with_rows {
+    ($features:expr, |$m:ident| $body:expr) => {
+        match $features {
+            $crate::data::Features::Dense($m) => $body,
+            $crate::data::Features::Sparse($m) => $body,
+        }
+    };
+}
+
+impl Features {
+    /// Number of rows (samples).
+    pub fn n_rows(&self) -> usize {
+        with_rows!(self, |m| m.n_rows())
+    }
+    /// Number of columns (features).
+    pub fn n_cols(&self) -> usize {
+        with_rows!(self, |m| m.n_cols())
+    }
+    /// True for CSR storage.
+    pub fn is_sparse(&self) -> bool {
+        matches!(self, Features::Sparse(_))
+    }
+    /// Number of stored values (`rows * cols` when dense).
+    pub fn nnz(&self) -> usize {
+        match self {
+            Features::Dense(a) => a.len(),
+            Features::Sparse(s) => s.nnz(),
+        }
+    }
+
+    /// Rejects NaN and infinite values, naming `what`, the row and the feature.
+    pub fn check_finite(&self, what: &str) -> Result<()> {
+        let bad = match self {
+            Features::Dense(a) => a
+                .indexed_iter()
+                .find(|(_, v)| !v.is_finite())
+                .map(|((i, j), v)| (i, j, *v)),
+            Features::Sparse(s) => (0..s.n_rows()).find_map(|i| {
+                let (idx, val) = s.row(i);
+                idx.iter()
+                    .zip(val)
+                    .find(|(_, v)| !v.is_finite())
+                    .map(|(&j, &v)| (i, j as usize, v))
+            }),
+        };
+        match bad {
+            Some((row, feature, value)) => Err(Error::NonFinite {
+                what: what.to_string(),
+                row,
+                feature,
+                value,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks the shape for a fitted model: `expected` features, finite values.
+    pub fn check_predict_input(&self, expected: usize) -> Result<()> {
+        if self.n_cols() != expected {
+            return Err(Error::FeatureCount {
+                expected,
+                found: self.n_cols(),
+            });
+        }
+        self.check_finite("X at predict")
+    }
+
+    /// Checks a training matrix: at least one row and one column, finite values.
+    pub fn check_fit_input(&self) -> Result<()> {
+        if self.n_rows() == 0 {
+            return Err(Error::data("X has 0 samples; at least 1 is required"));
+        }
+        if self.n_cols() == 0 {
+            return Err(Error::data("X has 0 features; at least 1 is required"));
+        }
+        self.check_finite("X")
+    }
+
+    /// The rows `rows` (in that order, repeats allowed), same storage.
+    pub fn select_rows(&self, rows: &[usize]) -> Features {
+        match self {
+            Features::Dense(a) => Features::Dense(a.select(Axis(0), rows)),
+            Features::Sparse(s) => Features::Sparse(s.select_rows(rows)),
+        }
+    }
+
+    /// The smallest stored value and where it is, or `None` when nothing is stored.
+    pub fn min_value(&self) -> Option<(usize, usize, f64)> {
+        let mut best: Option<(usize, usize, f64)> = None;
+        for i in 0..self.n_rows() {
+            with_rows!(self, |m| m.for_each_in_row(i, |j, v| {
+                if best.is_none_or(|b| v < b.2) {
+                    best = Some((i, j, v));
+                }
+            }));
+        }
+        best
+    }
+
+    /// The dense form (small data, tests and display only).
+    pub fn to_dense(&self) -> Array2<f64> {
+        match self {
+            Features::Dense(a) => a.clone(),
+            Features::Sparse(s) => s.to_dense(),
+        }
+    }
+
+    /// The CSR form.
+    pub fn to_sparse(&self) -> CsrMatrix {
+        match self {
+            Features::Dense(a) => CsrMatrix::from_dense(a.view()),
+            Features::Sparse(s) => s.clone(),
+        }
+    }
+}
+
+impl From<Array2<f64>> for Features {
+    fn from(a: Array2<f64>) -> Self {
+        Features::Dense(a)
+    }
+}
+
+impl From<CsrMatrix> for Features {
+    fn from(s: CsrMatrix) -> Self {
+        Features::Sparse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn dense_and_sparse_rows_agree() {
+        let d = array![[1.0, 0.0, 2.0], [0.0, 0.0, 0.0], [0.0, -3.0, 4.0]];
+        let s = CsrMatrix::from_dense(d.view());
+        let w = [0.5, 1.0, -1.0];
+        for i in 0..3 {
+            assert_eq!(d.dot_row(i, &w), s.dot_row(i, &w));
+            assert_eq!(d.row_norm_sq(i), s.row_norm_sq(i));
+            let (mut a, mut b) = (vec![0.0; 3], vec![0.0; 3]);
+            d.add_row_scaled(i, 2.0, &mut a);
+            s.add_row_scaled(i, 2.0, &mut b);
+            assert_eq!(a, b);
+        }
+        assert_eq!(s.nnz(), 4);
+        assert_eq!(s.to_dense(), d);
+    }
+
+    #[test]
+    fn builder_sums_duplicates_and_rejects_out_of_range() {
+        let m = CsrMatrix::from_rows(4, &[vec![(3, 1.0), (0, 2.0), (3, 1.5)], vec![]]).unwrap();
+        assert_eq!(m.row(0), (&[0u32, 3][..], &[2.0, 2.5][..]));
+        assert_eq!(m.n_rows(), 2);
+        assert!(CsrMatrix::from_rows(2, &[vec![(2, 1.0)]]).is_err());
+    }
+
+    #[test]
+    fn new_checks_invariants() {
+        assert!(CsrMatrix::new(3, vec![0, 2], vec![2, 1], vec![1.0, 1.0]).is_err());
+        assert!(CsrMatrix::new(3, vec![0, 1], vec![3], vec![1.0]).is_err());
+        assert!(CsrMatrix::new(3, vec![0, 1], vec![2], vec![1.0]).is_ok());
+    }
+
+    #[test]
+    fn finite_and_shape_checks_name_the_place() {
+        let x = Features::Dense(array![[1.0, 2.0], [3.0, f64::NAN]]);
+        let e = x.check_fit_input().unwrap_err().to_string();
+        assert!(e.contains("row 1") && e.contains("feature 1"), "{e}");
+        let e = x.check_predict_input(3).unwrap_err().to_string();
+        assert!(e.contains('3') && e.contains('2'), "{e}");
+        let empty = Features::Dense(Array2::zeros((0, 2)));
+        assert!(empty
+            .check_fit_input()
+            .unwrap_err()
+            .to_string()
+            .contains("0 samples"));
+    }
+
+    #[test]
+    fn select_rows_keeps_storage() {
+        let d = array![[1.0, 0.0], [0.0, 2.0], [3.0, 0.0]];
+        let s = Features::Sparse(CsrMatrix::from_dense(d.view()));
+        let picked = s.select_rows(&[2, 0, 2]);
+        assert!(picked.is_sparse());
+        assert_eq!(
+            picked.to_dense(),
+            array![[3.0, 0.0], [1.0, 0.0], [3.0, 0.0]]
+        );
+    }
+}

@@ -1,0 +1,16 @@
+//! Data: feature matrices, labels, data sets, readers and splits.
+
+pub mod csv;
+pub mod dataset;
+pub mod input;
+pub mod labels;
+pub mod libsvm;
+pub mod matrix;
+pub mod read;
+pub mod split;
+pub mod text_files;
+
+pub use dataset::Dataset;
+pub use input::{Column, LabelledInput, RawInput, Table};
+pub use labels::Label;
+pub use matrix::{CsrBuilder, CsrMatrix, Features, RowAccess};

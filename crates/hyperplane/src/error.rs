@@ -1,0 +1,101 @@
+//! The one error type of the crate.
+//!
+//! Every fallible operation returns [`Result<T>`]. Variants are structured so that a
+//! program can react to them and a person can read them: each message names what was
+//! wrong and where (file, line, column, row, feature, parameter).
+
+use std::path::PathBuf;
+
+/// Shorthand for `std::result::Result<T, hyperplane::Error>`.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Everything that can go wrong in hyperplane.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A parameter is outside its valid range.
+    #[error("invalid parameter {name} = {value}: {reason}")]
+    InvalidParameter {
+        name: String,
+        value: String,
+        reason: String,
+    },
+
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A line of an input file does not have the expected form.
+    #[error("{}:{line}:{column}: expected {expected}, found {found}", file.display())]
+    Parse {
+        file: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// 1-based column (character) number; for delimited files, the field number.
+        column: usize,
+        expected: String,
+        found: String,
+    },
+
+    /// Input data is unusable as a whole (empty, no features, inconsistent lengths...).
+    #[error("invalid data: {0}")]
+    InvalidData(String),
+
+    /// A feature value is NaN or infinite.
+    #[error("{what} contains a non-finite value ({value}) at row {row}, feature {feature}")]
+    NonFinite {
+        /// Which input: "X" at fit, "X at predict", "sample weights"...
+        what: String,
+        row: usize,
+        feature: usize,
+        value: f64,
+    },
+
+    /// The matrix given to a fitted model does not have the feature count it was fitted on.
+    #[error("feature count mismatch: the model was fitted on {expected} features but the input has {found}")]
+    FeatureCount { expected: usize, found: usize },
+
+    /// A value is not allowed by the model (for example a negative count for multinomial NB).
+    #[error("{model} cannot use {what}")]
+    Unsupported { model: String, what: String },
+
+    /// Labels at evaluation that the model never saw.
+    #[error("label {label:?} at row {row} is not one of the model's classes {classes}")]
+    UnknownClass {
+        label: String,
+        row: usize,
+        classes: String,
+    },
+
+    /// A model file is corrupt, truncated, foreign or from a newer version.
+    #[error("model file {}: {reason}", path.display())]
+    ModelFile { path: PathBuf, reason: String },
+}
+
+impl Error {
+    /// Builds [`Error::InvalidParameter`].
+    pub fn param(name: &str, value: impl std::fmt::Display, reason: impl Into<String>) -> Self {
+        Error::InvalidParameter {
+            name: name.to_string(),
+            value: value.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Builds [`Error::Io`] for `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// Builds [`Error::InvalidData`].
+    pub fn data(message: impl Into<String>) -> Self {
+        Error::InvalidData(message.into())
+    }
+}

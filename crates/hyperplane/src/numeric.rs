@@ -1,0 +1,63 @@
+//! Small numerical kernels shared by every family: log-sum-exp, softmax, argmax.
+
+use ndarray::Array2;
+
+/// `log(sum_k exp(a_k))`, shifted by the maximum so it neither overflows nor underflows.
+/// Returns `-inf` for an empty slice or when every entry is `-inf`.
+pub fn logsumexp(a: &[f64]) -> f64 {
+    let m = a.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !m.is_finite() {
+        return m;
+    }
+    m + a.iter().map(|v| (v - m).exp()).sum::<f64>().ln()
+}
+
+/// Replaces each row `s` by `s - logsumexp(s)`: log-probabilities from scores.
+pub fn log_softmax_rows(mut scores: Array2<f64>) -> Array2<f64> {
+    for mut row in scores.rows_mut() {
+        let lse = logsumexp(row.as_slice().expect("standard layout"));
+        row.mapv_inplace(|v| v - lse);
+    }
+    scores
+}
+
+/// Index of the first maximum (0 for an empty slice); NaN never wins.
+pub fn argmax(a: &[f64]) -> usize {
+    let mut best = 0;
+    for (i, &v) in a.iter().enumerate() {
+        if v > a[best] || a[best].is_nan() {
+            best = i;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn logsumexp_is_shifted() {
+        assert!((logsumexp(&[1000.0, 1000.0]) - (1000.0 + 2f64.ln())).abs() < 1e-12);
+        assert!((logsumexp(&[-1000.0, -1000.0]) - (-1000.0 + 2f64.ln())).abs() < 1e-12);
+        assert_eq!(
+            logsumexp(&[f64::NEG_INFINITY, f64::NEG_INFINITY]),
+            f64::NEG_INFINITY
+        );
+    }
+
+    #[test]
+    fn log_softmax_rows_sum_to_one() {
+        let p = log_softmax_rows(array![[1.0, 2.0, 3.0], [-5e5, 0.0, 5e5]]).mapv(f64::exp);
+        for r in p.rows() {
+            assert!((r.sum() - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn argmax_takes_first_maximum() {
+        assert_eq!(argmax(&[1.0, 3.0, 3.0]), 1);
+        assert_eq!(argmax(&[f64::NAN, 0.0]), 1);
+    }
+}
