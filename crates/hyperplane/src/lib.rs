@@ -12,6 +12,7 @@
 
 pub mod bayes;
 pub mod data;
+pub mod datasets;
 pub mod error;
 pub mod estimator;
 pub mod metrics;
