@@ -1,1 +1,205 @@
-fn main() {}
+//! `hyperplane`: train, evaluate, tune and inspect classical models from the command line.
+
+mod commands;
+mod output;
+mod progress;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Classical machine learning from the command line: Naive Bayes today; linear models,
+/// SVMs and learning theory next.
+#[derive(Parser, Debug)]
+#[command(name = "hyperplane", version, about, long_about = None)]
+#[command(after_help = "Start with `hyperplane demo`, then `hyperplane <command> --help`.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Train a model on a labelled file or folder and save it.
+    #[command(after_help = "\
+Examples:
+  hyperplane train --data mail/ --model multinomial-nb --out spam.json
+  hyperplane train --data adult_train.csv --model categorical-nb --label-col income --out adult.json
+  hyperplane train --data heart_scale --model gaussian-nb --param var_smoothing=1e-8 --out heart.json
+
+Model kinds: bernoulli-nb, multinomial-nb, categorical-nb, gaussian-nb, complement-nb.
+Parameters (--param NAME=VALUE, repeatable): the model's (alpha, priors, ...), the text
+vectorizer's (binary, lowercase, ngram_max, min_df, max_df, max_features, stop_words) and
+the pipeline's (n_bins, bin_strategy, scale). `hyperplane inspect` shows what was used.")]
+    Train(TrainArgs),
+    /// Print one predicted label per input row (or the class probabilities).
+    #[command(after_help = "\
+Examples:
+  hyperplane predict --model spam.json --data new_mail/
+  hyperplane predict --model adult.json --data adult_test.csv --proba
+
+The input may be labelled like the training file (its label column is ignored) or not.")]
+    Predict(PredictArgs),
+    /// Accuracy, confusion matrix and per-class precision / recall / F1 on labelled data.
+    #[command(after_help = "\
+Examples:
+  hyperplane evaluate --model spam.json --data test_mail/
+  hyperplane evaluate --model adult.json --data adult_test.csv --json")]
+    Evaluate(EvaluateArgs),
+    /// Choose parameters by cross-validation or on a validation split.
+    #[command(after_help = "\
+Examples:
+  hyperplane tune --data mail/ --model multinomial-nb --grid alpha=0.01,0.1,1 --cv 5
+  hyperplane tune --data train.csv --model categorical-nb --grid alpha=0.5,1 --grid n_bins=5,10 \\
+      --valid-fraction 0.25 --out best.json")]
+    Tune(TuneArgs),
+    /// Show what a model file holds: kind, parameters, classes, priors, top features.
+    #[command(after_help = "Example:\n  hyperplane inspect --model spam.json --top 15")]
+    Inspect(InspectArgs),
+    /// Train a spam filter on the built-in SpamAssassin corpus, end to end, in seconds.
+    #[command(after_help = "Example:\n  hyperplane demo --out spam-model.json")]
+    Demo(DemoArgs),
+}
+
+/// Where the data comes from and how to read it.
+#[derive(Args, Debug, Clone)]
+struct DataArgs {
+    /// Data file or folder (CSV, LIBSVM, TSV `label<TAB>text`, or a folder with one
+    /// sub-folder of documents per class).
+    #[arg(long, value_name = "FILE_OR_DIR")]
+    data: PathBuf,
+    /// Input format; guessed from the extension, the folder or the content when omitted.
+    #[arg(long, value_name = "csv|libsvm|tsv|dir")]
+    format: Option<String>,
+    /// CSV label column: a header name, a 0-based index, `last` (default) or `none`.
+    #[arg(long, value_name = "NAME_OR_INDEX")]
+    label_col: Option<String>,
+    /// CSV field delimiter: `,` `;` or `tab` (sniffed when omitted).
+    #[arg(long, value_name = "CHAR")]
+    delimiter: Option<String>,
+    /// CSV missing values (empty, `?`, `NA`): `error` (default), `drop` rows, or `category`
+    /// (a missing categorical value becomes its own category).
+    #[arg(long, value_name = "POLICY")]
+    missing: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct TrainArgs {
+    #[command(flatten)]
+    data: DataArgs,
+    /// Model kind, e.g. multinomial-nb.
+    #[arg(long, value_name = "KIND")]
+    model: String,
+    /// A parameter as NAME=VALUE; repeat for several.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// Where to write the model file.
+    #[arg(long, value_name = "MODEL.json")]
+    out: PathBuf,
+    /// Print a JSON summary instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct PredictArgs {
+    /// A model file written by `train`, `tune` or `demo`.
+    #[arg(long, value_name = "MODEL.json")]
+    model: PathBuf,
+    #[command(flatten)]
+    data: DataArgs,
+    /// Print the class probabilities (one column per class) instead of labels.
+    #[arg(long)]
+    proba: bool,
+    /// Print JSON lines instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct EvaluateArgs {
+    /// A model file written by `train`, `tune` or `demo`.
+    #[arg(long, value_name = "MODEL.json")]
+    model: PathBuf,
+    #[command(flatten)]
+    data: DataArgs,
+    /// Print one JSON object (keys include accuracy, n_samples, confusion_matrix, classes).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct TuneArgs {
+    #[command(flatten)]
+    data: DataArgs,
+    /// Model kind, e.g. multinomial-nb.
+    #[arg(long, value_name = "KIND")]
+    model: String,
+    /// Values to try as NAME=V1,V2,...; repeat for a grid over several parameters.
+    #[arg(long, value_name = "NAME=V1,V2,...", required = true)]
+    grid: Vec<String>,
+    /// Fixed parameters as NAME=VALUE.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// Stratified k-fold cross-validation with K folds (default 5).
+    #[arg(long, value_name = "K", conflicts_with = "valid_fraction")]
+    cv: Option<usize>,
+    /// Score on a stratified validation split holding this fraction of the rows instead.
+    #[arg(long, value_name = "F")]
+    valid_fraction: Option<f64>,
+    /// Seed for the folds or the split.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Refit the best setting on all rows and save it here.
+    #[arg(long, value_name = "MODEL.json")]
+    out: Option<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct InspectArgs {
+    /// A model file.
+    #[arg(long, value_name = "MODEL.json")]
+    model: PathBuf,
+    /// How many top features to show per class.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct DemoArgs {
+    /// Where to save the trained spam filter.
+    #[arg(long, value_name = "MODEL.json", default_value = "spam-model.json")]
+    out: PathBuf,
+    /// Seed of the train / validation / test split.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print JSON instead of a report.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Train(a) => commands::train(a),
+        Command::Predict(a) => commands::predict(a),
+        Command::Evaluate(a) => commands::evaluate(a),
+        Command::Tune(a) => commands::tune(a),
+        Command::Inspect(a) => commands::inspect(a),
+        Command::Demo(a) => commands::demo(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", e.to_string().replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}

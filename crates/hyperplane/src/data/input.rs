@@ -75,3 +75,37 @@ pub struct LabelledInput {
     pub labels: Option<Vec<Label>>,
     pub source: PathBuf,
 }
+
+impl Table {
+    /// The rows `rows` (in that order) as a new table; `first_line` is kept for messages
+    /// only when the rows are a prefix-preserving identity, otherwise line numbers refer to
+    /// the selection.
+    pub fn select_rows(&self, rows: &[usize]) -> Table {
+        let columns = self
+            .columns
+            .iter()
+            .map(|c| match c {
+                Column::Numeric(v) => Column::Numeric(rows.iter().map(|&i| v[i]).collect()),
+                Column::Categorical(v) => {
+                    Column::Categorical(rows.iter().map(|&i| v[i].clone()).collect())
+                }
+            })
+            .collect();
+        Table {
+            names: self.names.clone(),
+            columns,
+            first_line: self.first_line,
+        }
+    }
+}
+
+impl RawInput {
+    /// The samples `rows` (in that order, repeats allowed).
+    pub fn select_rows(&self, rows: &[usize]) -> RawInput {
+        match self {
+            RawInput::Table(t) => RawInput::Table(t.select_rows(rows)),
+            RawInput::Text(d) => RawInput::Text(rows.iter().map(|&i| d[i].clone()).collect()),
+            RawInput::Matrix(m) => RawInput::Matrix(m.select_rows(rows)),
+        }
+    }
+}

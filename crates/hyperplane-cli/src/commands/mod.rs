@@ -1,0 +1,246 @@
+//! One function per subcommand: parse arguments into library calls, print the result.
+
+mod demo;
+
+use std::path::Path;
+
+use hyperplane::data::read::{read, Format, LabelColumn, MissingPolicy, ReadOptions};
+use hyperplane::data::LabelledInput;
+use hyperplane::pipeline::{Evaluation, Pipeline, PipelineSpec, Validation};
+use hyperplane::select::ParamGrid;
+use hyperplane::{Error, Result};
+use serde_json::json;
+
+use crate::output::{print_json, table};
+use crate::progress::Step;
+use crate::{DataArgs, EvaluateArgs, InspectArgs, PredictArgs, TrainArgs, TuneArgs};
+
+pub use demo::demo;
+
+/// Reader options from the command line.
+fn read_options(a: &DataArgs) -> Result<ReadOptions> {
+    let mut o = ReadOptions::default();
+    if let Some(f) = &a.format {
+        o.format = Some(f.parse::<Format>()?);
+    }
+    if let Some(l) = &a.label_col {
+        o.label = l.parse::<LabelColumn>()?;
+    }
+    if let Some(d) = &a.delimiter {
+        o.delimiter = Some(match d.as_str() {
+            "," | "comma" => b',',
+            ";" | "semicolon" => b';',
+            "tab" | "\t" | "\\t" => b'\t',
+            _ => return Err(Error::param("delimiter", d, "use `,`, `;` or `tab`")),
+        });
+    }
+    if let Some(m) = &a.missing {
+        o.missing = m.parse::<MissingPolicy>()?;
+    }
+    Ok(o)
+}
+
+fn read_training(a: &DataArgs) -> Result<LabelledInput> {
+    let _s = Step::start(&format!("reading {}", a.data.display()));
+    read(&a.data, &read_options(a)?)
+}
+
+/// Reads data for a fitted pipeline: when no label column is named, the pipeline decides
+/// whether the file still has one.
+fn read_for(pipeline: &Pipeline, a: &DataArgs) -> Result<LabelledInput> {
+    let _s = Step::start(&format!("reading {}", a.data.display()));
+    pipeline.read_input(&a.data, &read_options(a)?, a.label_col.is_some())
+}
+
+fn spec_with_params(kind: &str, params: &[String]) -> Result<PipelineSpec> {
+    let mut spec = PipelineSpec::new(kind)?;
+    for p in params {
+        let (name, value) = p.split_once('=').ok_or_else(|| {
+            Error::param("param", p, "expected NAME=VALUE, for example alpha=0.5")
+        })?;
+        spec.set_param(name.trim(), value.trim())?;
+    }
+    Ok(spec)
+}
+
+fn load(path: &Path) -> Result<Pipeline> {
+    Pipeline::load(path)
+}
+
+pub fn train(a: TrainArgs) -> Result<()> {
+    let spec = spec_with_params(&a.model, &a.params)?;
+    let data = read_training(&a.data)?;
+    let pipeline = {
+        let _s = Step::start(&format!("training {}", a.model));
+        spec.fit(&data)?
+    };
+    pipeline.save(&a.out)?;
+    let train_acc = pipeline.evaluate(&data)?.accuracy;
+    if a.json {
+        print_json(&json!({
+            "model": pipeline.kind(),
+            "out": a.out,
+            "n_samples": pipeline.n_train(),
+            "n_features": pipeline.model_n_features(),
+            "classes": pipeline.classes(),
+            "training_accuracy": train_acc,
+        }));
+    } else {
+        println!(
+            "trained {} on {} rows x {} features, {} classes; training accuracy {:.4}",
+            pipeline.kind(),
+            pipeline.n_train(),
+            pipeline.model_n_features(),
+            pipeline.classes().len(),
+            train_acc
+        );
+        println!("saved {}", a.out.display());
+    }
+    Ok(())
+}
+
+pub fn predict(a: PredictArgs) -> Result<()> {
+    let pipeline = load(&a.model)?;
+    let data = read_for(&pipeline, &a.data)?;
+    let mut out = String::new();
+    use std::fmt::Write;
+    if a.proba {
+        let p = pipeline.predict_proba(&data.input)?;
+        if a.json {
+            for row in p.rows() {
+                let obj: serde_json::Map<String, serde_json::Value> = pipeline
+                    .classes()
+                    .iter()
+                    .zip(row.iter())
+                    .map(|(c, v)| (c.to_string(), json!(v)))
+                    .collect();
+                writeln!(out, "{}", serde_json::Value::Object(obj)).ok();
+            }
+        } else {
+            let header: Vec<String> = pipeline.classes().iter().map(|c| c.to_string()).collect();
+            writeln!(out, "{}", header.join("\t")).ok();
+            for row in p.rows() {
+                let cells: Vec<String> = row.iter().map(|v| format!("{v:.6}")).collect();
+                writeln!(out, "{}", cells.join("\t")).ok();
+            }
+        }
+    } else {
+        for label in pipeline.predict(&data.input)? {
+            if a.json {
+                writeln!(out, "{}", json!(label)).ok();
+            } else {
+                writeln!(out, "{label}").ok();
+            }
+        }
+    }
+    print!("{out}");
+    Ok(())
+}
+
+fn print_evaluation(e: &Evaluation) {
+    println!("{} samples, accuracy {:.4}", e.n_samples, e.accuracy);
+    if let Some(auc) = e.roc_auc {
+        println!("ROC AUC {auc:.4}");
+    }
+    println!("log loss {:.4}\n", e.log_loss);
+    println!("{}", e.report);
+}
+
+pub fn evaluate(a: EvaluateArgs) -> Result<()> {
+    let pipeline = load(&a.model)?;
+    let data = read_for(&pipeline, &a.data)?;
+    let e = {
+        let _s = Step::start("evaluating");
+        pipeline.evaluate(&data)?
+    };
+    if a.json {
+        print_json(&serde_json::to_value(&e).map_err(|err| Error::data(err.to_string()))?);
+    } else {
+        print_evaluation(&e);
+    }
+    Ok(())
+}
+
+pub fn tune(a: TuneArgs) -> Result<()> {
+    let spec = spec_with_params(&a.model, &a.params)?;
+    let grid = ParamGrid::parse(&a.grid)?;
+    let data = read_training(&a.data)?;
+    let validation = match a.valid_fraction {
+        Some(f) => Validation::Holdout(f),
+        None => Validation::KFold(a.cv.unwrap_or(5)),
+    };
+    let tuning = {
+        let _s = Step::start(&format!("trying {} settings", grid.len()));
+        spec.tune(&data, &grid, validation, a.seed)?
+    };
+    let best = tuning.best_spec(&spec)?;
+    let saved = match &a.out {
+        Some(out) => {
+            let _s = Step::start("refitting the best setting on all rows");
+            best.fit(&data)?.save(out)?;
+            Some(out.clone())
+        }
+        None => None,
+    };
+    if a.json {
+        print_json(&json!({
+            "validation": validation.to_string(),
+            "results": tuning.result,
+            "best_params": tuning.best_params(),
+            "saved": saved,
+        }));
+    } else {
+        println!("{} ({} setting(s))\n", validation, grid.len());
+        println!("{}", tuning.result);
+        let best: Vec<String> = tuning
+            .best_params()
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        println!("best: {}", best.join(" "));
+        if let Some(out) = saved {
+            println!("saved the best setting, refitted on all rows, to {}", out.display());
+        }
+    }
+    Ok(())
+}
+
+pub fn inspect(a: InspectArgs) -> Result<()> {
+    let p = load(&a.model)?;
+    let summary = p.summary(a.top);
+    if a.json {
+        print_json(&serde_json::to_value(&summary).map_err(|err| Error::data(err.to_string()))?);
+        return Ok(());
+    }
+    println!("model        {}", summary.kind);
+    let params: Vec<String> = summary.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    println!("parameters   {}", params.join(" "));
+    println!("input        {}", summary.input);
+    println!("features     {}", summary.n_features);
+    if let Some(v) = summary.vocabulary_size {
+        println!("vocabulary   {v} terms");
+    }
+    println!("trained on   {} rows", summary.n_train);
+    for t in &summary.transforms {
+        println!("transform    {t}");
+    }
+    for (col, cats) in &summary.categorical_columns {
+        println!("categorical  {col}: {}", cats.join(", "));
+    }
+    println!();
+    let mut rows = vec![vec!["class".to_string(), "prior".to_string()]];
+    for (i, c) in summary.classes.iter().enumerate() {
+        let prior = summary
+            .priors
+            .as_ref()
+            .map_or("-".to_string(), |p| format!("{:.4}", p[i]));
+        rows.push(vec![c.to_string(), prior]);
+    }
+    print!("{}", table(&rows));
+    for (class, top) in &summary.top_features {
+        println!("\ntop features of class {class} (score: {}):", summary.top_feature_score);
+        let words: Vec<String> = top.iter().map(|(n, s)| format!("{n} ({s:.2})")).collect();
+        println!("  {}", words.join(", "));
+    }
+    Ok(())
+}

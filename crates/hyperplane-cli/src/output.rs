@@ -1,0 +1,59 @@
+//! Plain-text tables for people; JSON goes through serde_json.
+
+/// Renders rows as columns aligned by width; the first row is the header, underlined.
+/// Columns after the first are right-aligned (numbers).
+pub fn table(rows: &[Vec<String>]) -> String {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..n)
+        .map(|j| {
+            rows.iter()
+                .filter_map(|r| r.get(j))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(j, c)| {
+                if j == 0 {
+                    format!("{c:<w$}", w = widths[j])
+                } else {
+                    format!("{c:>w$}", w = widths[j])
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+        if i == 0 {
+            let total = widths.iter().sum::<usize>() + 2 * n.saturating_sub(1);
+            out.push_str(&"-".repeat(total));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Prints a value as pretty JSON on stdout.
+pub fn print_json(value: &serde_json::Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("JSON values always serialize")
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn table_aligns_columns() {
+        let t = super::table(&[
+            vec!["class".into(), "n".into()],
+            vec!["spam".into(), "12".into()],
+            vec!["ham".into(), "3".into()],
+        ]);
+        assert_eq!(t, "class   n\n--------\nspam   12\nham     3\n");
+    }
+}

@@ -1,0 +1,40 @@
+//! A spinner on stderr for work that takes longer than a second.
+//!
+//! Hidden when stderr is not a terminal (indicatif's stderr target checks), and only drawn
+//! once the step has run for a second, so quick commands print nothing extra.
+
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A named step of work; the spinner disappears when the value is dropped.
+pub struct Step {
+    bar: ProgressBar,
+}
+
+impl Step {
+    /// Starts a step whose spinner appears after one second.
+    pub fn start(message: &str) -> Step {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .expect("valid template"),
+        );
+        bar.set_message(message.to_string());
+        let delayed = bar.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            if !delayed.is_finished() {
+                delayed.set_draw_target(ProgressDrawTarget::stderr());
+                delayed.enable_steady_tick(Duration::from_millis(120));
+            }
+        });
+        Step { bar }
+    }
+}
+
+impl Drop for Step {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
