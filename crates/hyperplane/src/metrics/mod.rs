@@ -2,7 +2,7 @@
 //!
 //! Labels are class indices `0..n_classes` (as encoded by [`crate::data::labels::encode`]);
 //! every metric returns `f64` and checks its inputs: arrays of different lengths give
-//! [`Error::InvalidData`](crate::Error::InvalidData) naming both lengths, an empty input
+//! [`Error::InvalidData`] naming both lengths, an empty input
 //! or a label out of range is an error too.
 //!
 //! ## Formulas
