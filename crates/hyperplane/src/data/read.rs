@@ -1,1 +1,347 @@
-//! (in progress)
+//! One entry point for every input format: [`read`] a file (or folder) into a [`LabelledInput`].
+//!
+//! | format | layout | produces |
+//! |---|---|---|
+//! | [`Format::Csv`] | delimited table (`,` `;` or tab), optional header | [`RawInput::Table`](crate::data::RawInput::Table) |
+//! | [`Format::Libsvm`] | `label idx:val idx:val ...` (LIBSVM / SVMlight) | [`RawInput::Matrix`](crate::data::RawInput::Matrix), sparse |
+//! | [`Format::Tsv`] | `label<TAB>text`, one document per line | [`RawInput::Text`](crate::data::RawInput::Text) |
+//! | [`Format::Dir`] | one sub-folder per class, one document per file | [`RawInput::Text`](crate::data::RawInput::Text) |
+//!
+//! When [`ReadOptions::format`] is `None` the format is guessed by [`guess_format`].
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::str::FromStr;
+
+use crate::data::input::LabelledInput;
+use crate::data::{csv, libsvm, text_files};
+use crate::error::{Error, Result};
+
+/// An input file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Delimited table.
+    Csv,
+    /// LIBSVM / SVMlight sparse rows.
+    Libsvm,
+    /// `label<TAB>text` documents.
+    Tsv,
+    /// A folder of class folders of documents.
+    Dir,
+}
+
+impl FromStr for Format {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "csv" => Ok(Format::Csv),
+            "libsvm" => Ok(Format::Libsvm),
+            "tsv" => Ok(Format::Tsv),
+            "dir" => Ok(Format::Dir),
+            _ => Err(Error::param(
+                "format",
+                s,
+                "expected one of csv, libsvm, tsv, dir",
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Csv => "csv",
+            Format::Libsvm => "libsvm",
+            Format::Tsv => "tsv",
+            Format::Dir => "dir",
+        })
+    }
+}
+
+/// Which CSV column holds the label.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum LabelColumn {
+    /// The last column.
+    #[default]
+    Last,
+    /// The column at this 0-based index.
+    Index(usize),
+    /// The column with this header name.
+    Name(String),
+    /// No label column (prediction input).
+    None,
+}
+
+impl FromStr for LabelColumn {
+    type Err = Error;
+    /// `last`, `none`, a 0-based column number, or otherwise a header name.
+    fn from_str(s: &str) -> Result<Self> {
+        let t = s.trim();
+        if t.is_empty() {
+            return Err(Error::param(
+                "label",
+                s,
+                "expected last, none, a 0-based column number or a column name",
+            ));
+        }
+        Ok(match t.to_ascii_lowercase().as_str() {
+            "last" => LabelColumn::Last,
+            "none" => LabelColumn::None,
+            _ => match t.parse::<usize>() {
+                Ok(i) => LabelColumn::Index(i),
+                Err(_) => LabelColumn::Name(t.to_string()),
+            },
+        })
+    }
+}
+
+/// What to do with a missing CSV value (an empty field, `?` or `NA`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MissingPolicy {
+    /// A missing value is a parse error naming its line and column.
+    #[default]
+    Error,
+    /// Rows with a missing feature value are dropped.
+    DropRows,
+    /// In a categorical column a missing value is the category `?`; in a numeric column it is
+    /// still an error.
+    AsCategory,
+}
+
+impl FromStr for MissingPolicy {
+    type Err = Error;
+    /// `error`, `drop-rows` (or `drop`), `as-category` (or `category`).
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+            "error" => Ok(MissingPolicy::Error),
+            "drop-rows" | "drop" => Ok(MissingPolicy::DropRows),
+            "as-category" | "category" => Ok(MissingPolicy::AsCategory),
+            _ => Err(Error::param(
+                "missing",
+                s,
+                "expected one of error, drop-rows, as-category",
+            )),
+        }
+    }
+}
+
+impl fmt::Display for MissingPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MissingPolicy::Error => "error",
+            MissingPolicy::DropRows => "drop-rows",
+            MissingPolicy::AsCategory => "as-category",
+        })
+    }
+}
+
+/// How to read an input.
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `format` | `None` | input format; `None` guesses with [`guess_format`] | any [`Format`] |
+/// | `delimiter` | `None` | CSV field separator; `None` sniffs among `,` `;` tab | one ASCII byte |
+/// | `header` | `None` | whether the first CSV row is a header; `None` detects it | bool |
+/// | `label` | `Last` | the CSV label column | any [`LabelColumn`] |
+/// | `missing` | `Error` | CSV missing-value policy | any [`MissingPolicy`] |
+/// | `n_features` | `None` | LIBSVM width; `None` = largest index seen | >= largest index |
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    pub format: Option<Format>,
+    pub delimiter: Option<u8>,
+    pub header: Option<bool>,
+    pub label: LabelColumn,
+    pub missing: MissingPolicy,
+    pub n_features: Option<usize>,
+}
+
+/// Reads `path` in the format of `opts.format`, or the guessed one.
+pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
+    let format = match opts.format {
+        Some(f) => f,
+        None => guess_format(path)?,
+    };
+    match format {
+        Format::Csv => csv::read(path, opts),
+        Format::Libsvm => libsvm::read(path, opts.n_features),
+        Format::Tsv => text_files::read_tsv(path),
+        Format::Dir => text_files::read_dir(path),
+    }
+}
+
+/// Guesses the format of `path`.
+///
+/// A directory is [`Format::Dir`]; extension `.csv` is CSV and `.tsv` is TSV. Any other file
+/// (`.libsvm`, `.svm`, `.svmlight`, `.t`, no extension...) is sniffed from its first line that
+/// is neither blank nor a `#` comment: `label idx:val ...` (or `idx:val ...`) is LIBSVM, a line
+/// with a tab is TSV, anything else CSV.
+pub fn guess_format(path: &Path) -> Result<Format> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if meta.is_dir() {
+        return Ok(Format::Dir);
+    }
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("csv") => return Ok(Format::Csv),
+        Some("tsv") => return Ok(Format::Tsv),
+        _ => {}
+    }
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut reader = BufReader::new(file);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            return Err(Error::data(format!(
+                "{} is empty: cannot guess its format",
+                path.display()
+            )));
+        }
+        let t = line.trim_ascii();
+        if !t.is_empty() && t[0] != b'#' {
+            return Ok(sniff_line(t));
+        }
+    }
+}
+
+/// The format a first data line suggests.
+fn sniff_line(line: &[u8]) -> Format {
+    let mut tokens = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty());
+    let first = tokens.next().unwrap_or_default();
+    let is_pair = |t: &[u8]| match t.iter().position(|&b| b == b':') {
+        Some(p) => {
+            let (idx, val) = (&t[..p], &t[p + 1..]);
+            (idx == b"qid" || (!idx.is_empty() && idx.iter().all(u8::is_ascii_digit)))
+                && !val.is_empty()
+        }
+        None => false,
+    };
+    let rest: Vec<&[u8]> = tokens.collect();
+    let libsvm = if first.contains(&b':') {
+        is_pair(first) && rest.iter().all(|t| is_pair(t))
+    } else {
+        !rest.is_empty() && rest.iter().all(|t| is_pair(t))
+    };
+    if libsvm {
+        Format::Libsvm
+    } else if line.contains(&b'\t') {
+        Format::Tsv
+    } else {
+        Format::Csv
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn format_from_str_lists_choices() {
+        assert_eq!("LibSVM".parse::<Format>().unwrap(), Format::Libsvm);
+        assert_eq!("dir".parse::<Format>().unwrap(), Format::Dir);
+        let e = "parquet".parse::<Format>().unwrap_err().to_string();
+        assert!(
+            e.contains("parquet") && e.contains("csv, libsvm, tsv, dir"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn label_column_from_str() {
+        assert_eq!("last".parse::<LabelColumn>().unwrap(), LabelColumn::Last);
+        assert_eq!("None".parse::<LabelColumn>().unwrap(), LabelColumn::None);
+        assert_eq!("3".parse::<LabelColumn>().unwrap(), LabelColumn::Index(3));
+        assert_eq!(
+            "income".parse::<LabelColumn>().unwrap(),
+            LabelColumn::Name("income".into())
+        );
+        assert!("  ".parse::<LabelColumn>().is_err());
+    }
+
+    #[test]
+    fn missing_policy_from_str() {
+        assert_eq!(
+            "drop".parse::<MissingPolicy>().unwrap(),
+            MissingPolicy::DropRows
+        );
+        assert_eq!(
+            "as_category".parse::<MissingPolicy>().unwrap(),
+            MissingPolicy::AsCategory
+        );
+        let e = "ignore".parse::<MissingPolicy>().unwrap_err().to_string();
+        assert!(e.contains("error, drop-rows, as-category"), "{e}");
+        for p in [
+            MissingPolicy::Error,
+            MissingPolicy::DropRows,
+            MissingPolicy::AsCategory,
+        ] {
+            assert_eq!(p.to_string().parse::<MissingPolicy>().unwrap(), p);
+        }
+    }
+
+    #[test]
+    fn sniffs_lines() {
+        assert_eq!(sniff_line(b"+1 1:0.5 3:2"), Format::Libsvm);
+        assert_eq!(sniff_line(b"1:0.5 3:2"), Format::Libsvm);
+        assert_eq!(sniff_line(b"2 qid:3 1:0.5"), Format::Libsvm);
+        assert_eq!(sniff_line(b"spam\tBuy now: cheap"), Format::Tsv);
+        assert_eq!(sniff_line(b"1,2,3"), Format::Csv);
+        assert_eq!(sniff_line(b"a;b;c"), Format::Csv);
+        assert_eq!(sniff_line(b"note: 1:2"), Format::Csv);
+    }
+
+    #[test]
+    fn guesses_by_kind_extension_and_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = |n: &str| dir.path().join(n);
+        fs::write(p("a.csv"), "x\ty\n").unwrap();
+        fs::write(p("a.tsv"), "1:2 3:4\n").unwrap();
+        fs::write(p("heart"), "# comment\n\n-1 1:0.5 2:1\n").unwrap();
+        fs::write(p("docs.txt"), "ham\thello\n").unwrap();
+        fs::write(p("plain.data"), "1,2,3\n").unwrap();
+        fs::write(p("empty.t"), "\n# only a comment\n").unwrap();
+        assert_eq!(guess_format(dir.path()).unwrap(), Format::Dir);
+        assert_eq!(guess_format(&p("a.csv")).unwrap(), Format::Csv);
+        assert_eq!(guess_format(&p("a.tsv")).unwrap(), Format::Tsv);
+        assert_eq!(guess_format(&p("heart")).unwrap(), Format::Libsvm);
+        assert_eq!(guess_format(&p("docs.txt")).unwrap(), Format::Tsv);
+        assert_eq!(guess_format(&p("plain.data")).unwrap(), Format::Csv);
+        let e = guess_format(&p("empty.t")).unwrap_err().to_string();
+        assert!(e.contains("empty.t") && e.contains("empty"), "{e}");
+        let e = guess_format(&p("absent")).unwrap_err().to_string();
+        assert!(e.contains("absent"), "{e}");
+    }
+
+    #[test]
+    fn read_dispatches_by_guessed_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.svm");
+        fs::write(&path, "1 2:0.5\n-1 1:1\n").unwrap();
+        let got = read(&path, &ReadOptions::default()).unwrap();
+        assert_eq!(got.input.n_rows(), 2);
+        assert!(matches!(
+            got.input,
+            crate::data::RawInput::Matrix(crate::data::Features::Sparse(_))
+        ));
+        let opts = ReadOptions {
+            format: Some(Format::Csv),
+            label: LabelColumn::None,
+            ..Default::default()
+        };
+        let path = dir.path().join("t.txt");
+        fs::write(&path, "1,2\n3,4\n").unwrap();
+        let got = read(&path, &opts).unwrap();
+        assert!(got.labels.is_none());
+        assert!(matches!(got.input, crate::data::RawInput::Table(_)));
+    }
+}
