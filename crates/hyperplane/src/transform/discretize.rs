@@ -143,10 +143,15 @@ impl KBinsDiscretizer {
             .map(|(j, &on)| {
                 on.then(|| {
                     let col: Vec<f64> = a.column(j).to_vec();
-                    bin_edges(&col, weights, self.n_bins, self.strategy)
+                    bin_edges(&col, weights, self.n_bins, self.strategy).ok_or_else(|| {
+                        Error::data(format!(
+                            "feature {j} spans more than the largest f64; rescale it first"
+                        ))
+                    })
                 })
+                .transpose()
             })
-            .collect();
+            .collect::<Result<_>>()?;
         Ok(FittedKBinsDiscretizer { edges })
     }
 }
@@ -178,13 +183,14 @@ fn linspace(start: f64, stop: f64, num: usize) -> Vec<f64> {
     y
 }
 
-/// Edges of one feature. `col` is finite and non-empty; `weights` (if any) are valid.
+/// Edges of one feature (`None` when `max - min` overflows). `col` is finite and
+/// non-empty; `weights` (if any) are valid.
 fn bin_edges(
     col: &[f64],
     weights: Option<&[f64]>,
     n_bins: usize,
     strategy: BinStrategy,
-) -> Vec<f64> {
+) -> Option<Vec<f64>> {
     let nonzero = |i: usize| weights.is_none_or(|w| w[i] != 0.0);
     let masked = |use_mask: bool| {
         col.iter()
@@ -197,9 +203,12 @@ fn bin_edges(
     let lo = masked(use_mask).fold(f64::INFINITY, f64::min);
     let hi = masked(use_mask).fold(f64::NEG_INFINITY, f64::max);
     if lo == hi {
-        return vec![lo, hi];
+        return Some(vec![lo, hi]);
     }
-    match strategy {
+    if !(hi - lo).is_finite() {
+        return None;
+    }
+    Some(match strategy {
         BinStrategy::Uniform => linspace(lo, hi, n_bins + 1),
         BinStrategy::Quantile => {
             let levels = linspace(0.0, 100.0, n_bins + 1);
@@ -223,7 +232,7 @@ fn bin_edges(
             }
             kept
         }
-    }
+    })
 }
 
 /// numpy's `percentile(col, levels, method="averaged_inverted_cdf")`, replicating its
@@ -503,6 +512,9 @@ mod tests {
 
     #[test]
     fn bad_params_and_input_are_errors() {
+        let huge = col(&[-f64::MAX, f64::MAX]);
+        let e = KBinsDiscretizer::new().fit(&huge).unwrap_err().to_string();
+        assert!(e.contains("feature 0"), "{e}");
         let x = col(&[1.0, 2.0]);
         assert!(matches!(
             KBinsDiscretizer::new().n_bins(1).fit(&x),

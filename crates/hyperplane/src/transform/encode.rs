@@ -687,4 +687,40 @@ mod tests {
         assert!(p.set_param("bins", "3").is_err());
         assert_eq!(p.param_values(), [("categorical".into(), "ordinal".into())]);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn training_rows_encode_one_indicator_per_categorical_column(
+            rows in proptest::collection::vec((0u8..5, 0u8..3, -1e3f64..1e3), 1..30),
+        ) {
+            let t = table(
+                &["a", "b", "n"],
+                vec![
+                    Column::Categorical(rows.iter().map(|r| format!("a{}", r.0)).collect()),
+                    Column::Categorical(rows.iter().map(|r| r.1.to_string()).collect()),
+                    Column::Numeric(rows.iter().map(|r| r.2).collect()),
+                ],
+            );
+            let onehot = TabularEncoder::new().fit(&t).unwrap();
+            let x = onehot.transform(&t).unwrap().to_dense();
+            proptest::prop_assert_eq!(x.ncols(), onehot.feature_names().len());
+            let n = onehot.numeric_features()[0];
+            for (i, row) in x.rows().into_iter().enumerate() {
+                let ones = row.iter().enumerate().filter(|&(j, &v)| j != n && v == 1.0).count();
+                let zeros = row.iter().enumerate().filter(|&(j, &v)| j != n && v == 0.0).count();
+                proptest::prop_assert_eq!((ones, ones + zeros), (2, row.len() - 1));
+                proptest::prop_assert_eq!(row[n], rows[i].2);
+            }
+            let ordinal = TabularEncoder::new()
+                .categorical(CategoricalEncoding::Ordinal)
+                .fit(&t)
+                .unwrap();
+            let x = ordinal.transform(&t).unwrap().to_dense();
+            for (j, k) in ordinal.n_categories().into_iter().enumerate() {
+                if let Some(k) = k {
+                    proptest::prop_assert!(x.column(j).iter().all(|&v| v >= 0.0 && v < k as f64));
+                }
+            }
+        }
+    }
 }
