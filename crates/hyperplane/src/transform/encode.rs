@@ -1,0 +1,726 @@
+//! Tabular encoding: a [`Table`] of numeric and categorical columns to a dense matrix.
+//!
+//! Numeric columns pass through. A categorical column with sorted categories
+//! `c_0 < ... < c_{k-1}` (byte order of the text) becomes either
+//! - **one-hot**: `k` indicator columns named `column=c_i`, `x_i = [value == c_i]`; an unseen
+//!   category gives all zeros (the model sees "none of the known values"), or
+//! - **ordinal**: one column holding the index `i` of the value; an unseen category maps to
+//!   `k`, one past the known ones, which categorical Naive Bayes smooths like any category
+//!   it saw zero times.
+//!
+//! At transform time the table must hold exactly the training columns. They are matched by
+//! name; when either the training or the new table had no header (its names are the
+//! generated `x1, x2, ...`) they are matched by position instead and only the count must
+//! agree. A column numeric at fit whose new values are not all numbers is an
+//! [`Error::Parse`] naming the line, the column and the value. A column categorical at fit
+//! that the reader now parsed as numbers is turned back into text with [`number_text`], and
+//! a number also matches a category whose text parses to the same value (`3` matches `3.0`).
+
+use std::path::Path;
+
+use ndarray::Array2;
+use serde::{Deserialize, Serialize};
+
+use crate::data::{Column, Features, Table};
+use crate::error::{Error, Result};
+use crate::estimator::{unknown_param, Params};
+
+/// How categorical columns are encoded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CategoricalEncoding {
+    /// One 0/1 column per category (for linear models, SVMs, Bernoulli NB).
+    #[default]
+    OneHot,
+    /// One column holding the category index (for categorical NB).
+    Ordinal,
+}
+
+impl std::str::FromStr for CategoricalEncoding {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim() {
+            "onehot" | "one-hot" => Ok(CategoricalEncoding::OneHot),
+            "ordinal" => Ok(CategoricalEncoding::Ordinal),
+            _ => Err(Error::param(
+                "categorical",
+                s,
+                "valid encodings: onehot, ordinal",
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for CategoricalEncoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CategoricalEncoding::OneHot => "onehot",
+            CategoricalEncoding::Ordinal => "ordinal",
+        })
+    }
+}
+
+/// Encodes a [`Table`] into a dense feature matrix (see the [module docs](self)).
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `categorical` | `OneHot` | encoding of categorical columns | `OneHot`, `Ordinal` |
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TabularEncoder {
+    pub categorical: CategoricalEncoding,
+}
+
+impl TabularEncoder {
+    /// The default params.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Sets the encoding of categorical columns.
+    pub fn categorical(mut self, encoding: CategoricalEncoding) -> Self {
+        self.categorical = encoding;
+        self
+    }
+
+    /// Learns the schema of the training table: column names, which are numeric, and the
+    /// sorted categories of each categorical column.
+    pub fn fit(&self, table: &Table) -> Result<FittedTabularEncoder> {
+        check_shape(table)?;
+        if table.columns.is_empty() {
+            return Err(Error::data("the table has 0 feature columns"));
+        }
+        if table.n_rows() == 0 {
+            return Err(Error::data("the table has 0 rows; at least 1 is required"));
+        }
+        for (j, name) in table.names.iter().enumerate() {
+            if let Some(k) = table.names[..j].iter().position(|n| n == name) {
+                return Err(Error::data(format!(
+                    "column name {name:?} appears twice (columns {} and {}); names must be unique",
+                    k + 1,
+                    j + 1
+                )));
+            }
+        }
+        let columns = table
+            .names
+            .iter()
+            .zip(&table.columns)
+            .enumerate()
+            .map(|(j, (name, col))| {
+                let kind = match col {
+                    Column::Numeric(v) => {
+                        check_finite_column(v, name, j, table.first_line)?;
+                        ColumnKind::Numeric
+                    }
+                    Column::Categorical(v) => {
+                        let mut cats = v.clone();
+                        cats.sort_unstable();
+                        cats.dedup();
+                        ColumnKind::Categorical(cats)
+                    }
+                };
+                Ok(FittedColumn {
+                    name: name.clone(),
+                    kind,
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(FittedTabularEncoder {
+            encoding: self.categorical,
+            columns,
+        })
+    }
+}
+
+impl Params for TabularEncoder {
+    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
+        match name {
+            "categorical" => self.categorical = value.parse()?,
+            _ => return Err(unknown_param("TabularEncoder", name, &["categorical"])),
+        }
+        Ok(())
+    }
+    fn param_values(&self) -> Vec<(String, String)> {
+        vec![("categorical".into(), self.categorical.to_string())]
+    }
+}
+
+/// The canonical text of a number read into a column that was categorical at fit: Rust's
+/// shortest round-trip formatting, which writes whole numbers without a fraction
+/// (`3.0` -> `"3"`, `2.5` -> `"2.5"`, `1e-7` -> `"0.0000001"`), with `-0` written `"0"`.
+pub fn number_text(v: f64) -> String {
+    if v == 0.0 {
+        "0".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum ColumnKind {
+    Numeric,
+    /// Sorted, distinct categories.
+    Categorical(Vec<String>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct FittedColumn {
+    name: String,
+    kind: ColumnKind,
+}
+
+/// A fitted [`TabularEncoder`]: the training table's schema, saved inside model files.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FittedTabularEncoder {
+    encoding: CategoricalEncoding,
+    columns: Vec<FittedColumn>,
+}
+
+impl FittedTabularEncoder {
+    /// The encoding of categorical columns.
+    pub fn encoding(&self) -> CategoricalEncoding {
+        self.encoding
+    }
+    /// Names of the training columns, in order.
+    pub fn column_names(&self) -> Vec<&str> {
+        self.columns.iter().map(|c| c.name.as_str()).collect()
+    }
+    /// Each categorical column's name and sorted categories (for display).
+    pub fn categorical_columns(&self) -> Vec<(&str, &[String])> {
+        self.columns
+            .iter()
+            .filter_map(|c| match &c.kind {
+                ColumnKind::Categorical(cats) => Some((c.name.as_str(), cats.as_slice())),
+                ColumnKind::Numeric => None,
+            })
+            .collect()
+    }
+    /// Number of table columns the encoder was fitted on.
+    pub fn n_features_in(&self) -> usize {
+        self.columns.len()
+    }
+    /// Number of output features.
+    pub fn n_features_out(&self) -> usize {
+        self.columns.iter().map(|c| self.width(c)).sum()
+    }
+
+    fn width(&self, c: &FittedColumn) -> usize {
+        match (&c.kind, self.encoding) {
+            (ColumnKind::Categorical(cats), CategoricalEncoding::OneHot) => cats.len(),
+            _ => 1,
+        }
+    }
+
+    /// Names of the output features: a numeric or ordinal column keeps its name, a one-hot
+    /// indicator is named `column=category`.
+    pub fn feature_names(&self) -> Vec<String> {
+        let mut names = Vec::with_capacity(self.n_features_out());
+        for c in &self.columns {
+            match (&c.kind, self.encoding) {
+                (ColumnKind::Categorical(cats), CategoricalEncoding::OneHot) => {
+                    names.extend(cats.iter().map(|v| format!("{}={v}", c.name)))
+                }
+                _ => names.push(c.name.clone()),
+            }
+        }
+        names
+    }
+
+    /// Per output feature, the number of categories: `Some(k)` for an ordinal column with
+    /// `k` known categories (values `0..k`, and `k` for an unseen one), `Some(2)` for a
+    /// one-hot indicator (values 0 and 1), `None` for a numeric column.
+    pub fn n_categories(&self) -> Vec<Option<usize>> {
+        let mut out = Vec::with_capacity(self.n_features_out());
+        for c in &self.columns {
+            match (&c.kind, self.encoding) {
+                (ColumnKind::Numeric, _) => out.push(None),
+                (ColumnKind::Categorical(cats), CategoricalEncoding::Ordinal) => {
+                    out.push(Some(cats.len()))
+                }
+                (ColumnKind::Categorical(cats), CategoricalEncoding::OneHot) => {
+                    out.extend(std::iter::repeat_n(Some(2), cats.len()))
+                }
+            }
+        }
+        out
+    }
+
+    /// Output indices of the numeric (passed-through) features: the ones to scale or bin.
+    pub fn numeric_features(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for c in &self.columns {
+            if c.kind == ColumnKind::Numeric {
+                out.push(offset);
+            }
+            offset += self.width(c);
+        }
+        out
+    }
+
+    /// Encodes a table with the training schema. A parse error carries an empty file
+    /// path; use [`transform_source`](Self::transform_source) to name the file.
+    pub fn transform(&self, table: &Table) -> Result<Features> {
+        self.transform_source(table, Path::new(""))
+    }
+
+    /// Encodes a table read from `source` (named in parse errors).
+    pub fn transform_source(&self, table: &Table, source: &Path) -> Result<Features> {
+        let order = self.match_columns(table)?;
+        let n = table.n_rows();
+        let mut out = Array2::zeros((n, self.n_features_out()));
+        let mut offset = 0;
+        for (fitted, &src) in self.columns.iter().zip(&order) {
+            let column = &table.columns[src];
+            match &fitted.kind {
+                ColumnKind::Numeric => {
+                    let values = numeric_values(column, &fitted.name, src, table, source)?;
+                    check_finite_column(&values, &fitted.name, src, table.first_line)?;
+                    out.column_mut(offset)
+                        .assign(&ndarray::ArrayView1::from(&values[..]));
+                }
+                ColumnKind::Categorical(cats) => {
+                    let codes = category_codes(column, cats);
+                    for (i, code) in codes.into_iter().enumerate() {
+                        match (self.encoding, code) {
+                            (CategoricalEncoding::OneHot, Some(k)) => out[[i, offset + k]] = 1.0,
+                            (CategoricalEncoding::OneHot, None) => {}
+                            (CategoricalEncoding::Ordinal, k) => {
+                                out[[i, offset]] = k.unwrap_or(cats.len()) as f64
+                            }
+                        }
+                    }
+                }
+            }
+            offset += self.width(fitted);
+        }
+        Ok(Features::Dense(out))
+    }
+
+    /// For each fitted column, the index of the table column that holds it.
+    fn match_columns(&self, table: &Table) -> Result<Vec<usize>> {
+        check_shape(table)?;
+        let fitted_names: Vec<&str> = self.column_names();
+        let generated = |names: &[&str]| {
+            names
+                .iter()
+                .enumerate()
+                .all(|(i, n)| *n == format!("x{}", i + 1))
+        };
+        let table_names: Vec<&str> = table.names.iter().map(String::as_str).collect();
+        if table_names == fitted_names || generated(&table_names) || generated(&fitted_names) {
+            if table.columns.len() != self.columns.len() {
+                return Err(Error::FeatureCount {
+                    expected: self.columns.len(),
+                    found: table.columns.len(),
+                });
+            }
+            return Ok((0..self.columns.len()).collect());
+        }
+        let quote = |v: Vec<&str>| {
+            v.iter()
+                .map(|n| format!("{n:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let missing: Vec<&str> = fitted_names
+            .iter()
+            .filter(|n| !table_names.contains(n))
+            .copied()
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::data(format!(
+                "the input lacks the training column(s) {}",
+                quote(missing)
+            )));
+        }
+        let extra: Vec<&str> = table_names
+            .iter()
+            .filter(|n| !fitted_names.contains(n))
+            .copied()
+            .collect();
+        if !extra.is_empty() {
+            return Err(Error::data(format!(
+                "the input has column(s) {} that the model was not trained on",
+                quote(extra)
+            )));
+        }
+        if table_names.len() != fitted_names.len() {
+            return Err(Error::data(
+                "the input repeats a column name; names must be unique",
+            ));
+        }
+        Ok(fitted_names
+            .iter()
+            .map(|n| table_names.iter().position(|t| t == n).unwrap_or_default())
+            .collect())
+    }
+}
+
+/// Checks that names and columns agree in number and every column has the same length.
+fn check_shape(table: &Table) -> Result<()> {
+    if table.names.len() != table.columns.len() {
+        return Err(Error::data(format!(
+            "the table has {} column names but {} columns",
+            table.names.len(),
+            table.columns.len()
+        )));
+    }
+    let n = table.n_rows();
+    if let Some((name, c)) = table
+        .names
+        .iter()
+        .zip(&table.columns)
+        .find(|(_, c)| c.len() != n)
+    {
+        return Err(Error::data(format!(
+            "column {name:?} has {} values but the first column has {n}",
+            c.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Rejects NaN and infinity in numeric column `j`, naming the column and its file line.
+fn check_finite_column(values: &[f64], name: &str, j: usize, first_line: usize) -> Result<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(row) => Err(Error::NonFinite {
+            what: format!("column {name:?} (line {})", first_line + row),
+            row,
+            feature: j,
+            value: values[row],
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The values of a column fitted as numeric; text that is not a number is a parse error.
+fn numeric_values(
+    column: &Column,
+    name: &str,
+    j: usize,
+    table: &Table,
+    source: &Path,
+) -> Result<Vec<f64>> {
+    match column {
+        Column::Numeric(v) => Ok(v.clone()),
+        Column::Categorical(text) => text
+            .iter()
+            .enumerate()
+            .map(|(row, s)| {
+                s.trim().parse::<f64>().map_err(|_| Error::Parse {
+                    file: source.to_path_buf(),
+                    line: table.first_line + row,
+                    column: j + 1,
+                    expected: format!("a number in column {name:?} (numeric in the training data)"),
+                    found: format!("{s:?}"),
+                })
+            })
+            .collect(),
+    }
+}
+
+/// The index of each value in the sorted categories `cats` (`None` when unseen).
+fn category_codes(column: &Column, cats: &[String]) -> Vec<Option<usize>> {
+    match column {
+        Column::Categorical(text) => text.iter().map(|s| cats.binary_search(s).ok()).collect(),
+        Column::Numeric(values) => {
+            // Categories that read as numbers, by value; on equal values the first in
+            // sorted text order wins.
+            let mut by_value: Vec<(f64, usize)> = cats
+                .iter()
+                .enumerate()
+                .filter_map(|(k, c)| c.trim().parse::<f64>().ok().map(|v| (v, k)))
+                .collect();
+            by_value.sort_by(|a, b| a.0.total_cmp(&b.0));
+            values
+                .iter()
+                .map(|&v| {
+                    cats.binary_search(&number_text(v)).ok().or_else(|| {
+                        let p = by_value.partition_point(|e| e.0 < v);
+                        by_value.get(p).filter(|e| e.0 == v).map(|e| e.1)
+                    })
+                })
+                .collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+    use std::path::PathBuf;
+
+    fn text(v: &[&str]) -> Column {
+        Column::Categorical(v.iter().map(|s| s.to_string()).collect())
+    }
+
+    fn table(names: &[&str], columns: Vec<Column>) -> Table {
+        Table {
+            names: names.iter().map(|s| s.to_string()).collect(),
+            columns,
+            first_line: 2,
+        }
+    }
+
+    fn train() -> Table {
+        table(
+            &["age", "colour"],
+            vec![
+                Column::Numeric(vec![30.0, 41.5, 25.0]),
+                text(&["red", "blue", "red"]),
+            ],
+        )
+    }
+
+    #[test]
+    fn one_hot_by_hand() {
+        let f = TabularEncoder::new().fit(&train()).unwrap();
+        assert_eq!(f.feature_names(), ["age", "colour=blue", "colour=red"]);
+        assert_eq!(f.n_features_in(), 2);
+        assert_eq!(f.n_features_out(), 3);
+        assert_eq!(f.n_categories(), [None, Some(2), Some(2)]);
+        assert_eq!(f.numeric_features(), [0]);
+        let c = f.categorical_columns();
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].0, "colour");
+        assert_eq!(c[0].1, ["blue", "red"]);
+        let x = f.transform(&train()).unwrap();
+        assert_eq!(
+            x.to_dense(),
+            array![[30.0, 0.0, 1.0], [41.5, 1.0, 0.0], [25.0, 0.0, 1.0]]
+        );
+    }
+
+    #[test]
+    fn ordinal_by_hand_with_unseen_category() {
+        let f = TabularEncoder::new()
+            .categorical(CategoricalEncoding::Ordinal)
+            .fit(&train())
+            .unwrap();
+        assert_eq!(f.feature_names(), ["age", "colour"]);
+        assert_eq!(f.n_categories(), [None, Some(2)]);
+        let t = table(
+            &["age", "colour"],
+            vec![Column::Numeric(vec![1.0, 2.0]), text(&["green", "red"])],
+        );
+        // green is unseen: index k = 2.
+        assert_eq!(
+            f.transform(&t).unwrap().to_dense(),
+            array![[1.0, 2.0], [2.0, 1.0]]
+        );
+    }
+
+    #[test]
+    fn unseen_one_hot_category_is_all_zeros() {
+        let f = TabularEncoder::new().fit(&train()).unwrap();
+        let t = table(
+            &["age", "colour"],
+            vec![Column::Numeric(vec![1.0]), text(&["green"])],
+        );
+        assert_eq!(f.transform(&t).unwrap().to_dense(), array![[1.0, 0.0, 0.0]]);
+    }
+
+    #[test]
+    fn columns_match_by_name_in_any_order() {
+        let f = TabularEncoder::new().fit(&train()).unwrap();
+        let t = table(
+            &["colour", "age"],
+            vec![text(&["blue"]), Column::Numeric(vec![7.0])],
+        );
+        assert_eq!(f.transform(&t).unwrap().to_dense(), array![[7.0, 1.0, 0.0]]);
+    }
+
+    #[test]
+    fn missing_and_extra_columns_are_named() {
+        let f = TabularEncoder::new().fit(&train()).unwrap();
+        let t = table(&["age"], vec![Column::Numeric(vec![1.0])]);
+        let e = f.transform(&t).unwrap_err().to_string();
+        assert!(e.contains("\"colour\"") && e.contains("lacks"), "{e}");
+        let t = table(
+            &["age", "colour", "size"],
+            vec![
+                Column::Numeric(vec![1.0]),
+                text(&["red"]),
+                Column::Numeric(vec![3.0]),
+            ],
+        );
+        let e = f.transform(&t).unwrap_err().to_string();
+        assert!(
+            e.contains("\"size\"") && e.contains("not trained on"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn headerless_tables_match_by_position() {
+        let f = TabularEncoder::new().fit(&train()).unwrap();
+        let t = table(
+            &["x1", "x2"],
+            vec![Column::Numeric(vec![5.0]), text(&["red"])],
+        );
+        assert_eq!(f.transform(&t).unwrap().to_dense(), array![[5.0, 0.0, 1.0]]);
+        let t = table(&["x1"], vec![Column::Numeric(vec![5.0])]);
+        assert!(matches!(
+            f.transform(&t),
+            Err(Error::FeatureCount {
+                expected: 2,
+                found: 1
+            })
+        ));
+        // Trained without a header, applied to a file with one.
+        let g = TabularEncoder::new()
+            .fit(&table(&["x1"], vec![Column::Numeric(vec![1.0])]))
+            .unwrap();
+        let t = table(&["height"], vec![Column::Numeric(vec![4.0])]);
+        assert_eq!(g.transform(&t).unwrap().to_dense(), array![[4.0]]);
+    }
+
+    #[test]
+    fn text_in_a_numeric_column_is_a_parse_error_naming_line_field_value() {
+        let f = TabularEncoder::new().fit(&train()).unwrap();
+        let t = table(
+            &["age", "colour"],
+            vec![text(&["12", " 13 ", "old"]), text(&["red", "red", "red"])],
+        );
+        match f.transform_source(&t, Path::new("new.csv")).unwrap_err() {
+            Error::Parse {
+                file,
+                line,
+                column,
+                found,
+                expected,
+            } => {
+                assert_eq!(file, PathBuf::from("new.csv"));
+                assert_eq!(line, 4); // first_line 2 + row 2
+                assert_eq!(column, 1);
+                assert_eq!(found, "\"old\"");
+                assert!(expected.contains("age"), "{expected}");
+            }
+            e => panic!("{e}"),
+        }
+        let t = table(
+            &["age", "colour"],
+            vec![text(&["12", " 13 "]), text(&["red", "blue"])],
+        );
+        assert_eq!(
+            f.transform(&t).unwrap().to_dense(),
+            array![[12.0, 0.0, 1.0], [13.0, 1.0, 0.0]]
+        );
+    }
+
+    #[test]
+    fn numbers_in_a_categorical_column_match_their_text() {
+        let t = table(&["size"], vec![text(&["3", "2.5", "L", "4.0"])]);
+        let f = TabularEncoder::new()
+            .categorical(CategoricalEncoding::Ordinal)
+            .fit(&t)
+            .unwrap();
+        // sorted categories: "2.5", "3", "4.0", "L"
+        let c = f.categorical_columns();
+        assert_eq!(c[0].1, ["2.5", "3", "4.0", "L"]);
+        let t = table(&["size"], vec![Column::Numeric(vec![3.0, 2.5, 4.0, 7.0])]);
+        assert_eq!(
+            f.transform(&t).unwrap().to_dense().column(0).to_vec(),
+            vec![1.0, 0.0, 2.0, 4.0]
+        );
+    }
+
+    #[test]
+    fn number_text_is_canonical() {
+        assert_eq!(number_text(3.0), "3");
+        assert_eq!(number_text(-0.0), "0");
+        assert_eq!(number_text(-12.0), "-12");
+        assert_eq!(number_text(2.5), "2.5");
+        assert_eq!(number_text(0.1), "0.1");
+        assert_eq!(number_text(1e-7), "0.0000001");
+    }
+
+    #[test]
+    fn fit_and_transform_reject_bad_tables() {
+        let enc = TabularEncoder::new();
+        let nan = table(&["a"], vec![Column::Numeric(vec![1.0, f64::NAN])]);
+        let e = enc.fit(&nan).unwrap_err().to_string();
+        assert!(e.contains("\"a\"") && e.contains("line 3"), "{e}");
+        let dup = table(
+            &["a", "a"],
+            vec![Column::Numeric(vec![1.0]), Column::Numeric(vec![2.0])],
+        );
+        assert!(enc.fit(&dup).unwrap_err().to_string().contains("twice"));
+        let ragged = table(
+            &["a", "b"],
+            vec![Column::Numeric(vec![1.0]), Column::Numeric(vec![2.0, 3.0])],
+        );
+        assert!(enc.fit(&ragged).unwrap_err().to_string().contains("\"b\""));
+        assert!(enc.fit(&table(&[], vec![])).is_err());
+        assert!(enc
+            .fit(&table(&["a"], vec![Column::Numeric(vec![])]))
+            .is_err());
+        let f = enc.fit(&train()).unwrap();
+        let inf = table(
+            &["age", "colour"],
+            vec![Column::Numeric(vec![f64::INFINITY]), text(&["red"])],
+        );
+        assert!(matches!(f.transform(&inf), Err(Error::NonFinite { .. })));
+    }
+
+    #[test]
+    fn fitted_encoder_round_trips_through_serde() {
+        let f = TabularEncoder::new()
+            .categorical(CategoricalEncoding::Ordinal)
+            .fit(&train())
+            .unwrap();
+        let back: FittedTabularEncoder =
+            serde_json::from_str(&serde_json::to_string(&f).unwrap()).unwrap();
+        assert_eq!(back, f);
+        assert_eq!(
+            back.transform(&train()).unwrap(),
+            f.transform(&train()).unwrap()
+        );
+    }
+
+    #[test]
+    fn params_by_name() {
+        let mut p = TabularEncoder::new();
+        p.set_param("categorical", "ordinal").unwrap();
+        assert_eq!(p.categorical, CategoricalEncoding::Ordinal);
+        assert!(p.set_param("categorical", "binary").is_err());
+        assert!(p.set_param("bins", "3").is_err());
+        assert_eq!(p.param_values(), [("categorical".into(), "ordinal".into())]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn training_rows_encode_one_indicator_per_categorical_column(
+            rows in proptest::collection::vec((0u8..5, 0u8..3, -1e3f64..1e3), 1..30),
+        ) {
+            let t = table(
+                &["a", "b", "n"],
+                vec![
+                    Column::Categorical(rows.iter().map(|r| format!("a{}", r.0)).collect()),
+                    Column::Categorical(rows.iter().map(|r| r.1.to_string()).collect()),
+                    Column::Numeric(rows.iter().map(|r| r.2).collect()),
+                ],
+            );
+            let onehot = TabularEncoder::new().fit(&t).unwrap();
+            let x = onehot.transform(&t).unwrap().to_dense();
+            proptest::prop_assert_eq!(x.ncols(), onehot.feature_names().len());
+            let n = onehot.numeric_features()[0];
+            for (i, row) in x.rows().into_iter().enumerate() {
+                let ones = row.iter().enumerate().filter(|&(j, &v)| j != n && v == 1.0).count();
+                let zeros = row.iter().enumerate().filter(|&(j, &v)| j != n && v == 0.0).count();
+                proptest::prop_assert_eq!((ones, ones + zeros), (2, row.len() - 1));
+                proptest::prop_assert_eq!(row[n], rows[i].2);
+            }
+            let ordinal = TabularEncoder::new()
+                .categorical(CategoricalEncoding::Ordinal)
+                .fit(&t)
+                .unwrap();
+            let x = ordinal.transform(&t).unwrap().to_dense();
+            for (j, k) in ordinal.n_categories().into_iter().enumerate() {
+                if let Some(k) = k {
+                    proptest::prop_assert!(x.column(j).iter().all(|&v| v >= 0.0 && v < k as f64));
+                }
+            }
+        }
+    }
+}
