@@ -127,18 +127,24 @@ impl FeatureCounts {
             vec![0.0; self.n_features],
         );
         let map = self.event.map();
-        let targets = batch.targets();
-        // rows grouped by class (stable, so each sum keeps the row order): one class's
-        // feature sums stay in cache while its rows stream by
-        let mut order: Vec<usize> = (0..batch.n_samples()).collect();
-        order.sort_by_key(|&i| targets[i]);
+        // the rows of each class of the batch, in row order: one class's sums stay in cache
+        // while its rows stream by, and each sum keeps the row order
+        let mut rows_of: Vec<Vec<usize>> = vec![Vec::new(); batch.classes().len()];
+        for (i, &t) in batch.targets().iter().enumerate() {
+            rows_of[t].push(i);
+        }
+        let mut batch_class = vec![None; n];
+        for (k, &c) in inc.iter().enumerate() {
+            batch_class[c] = Some(k);
+        }
         with_rows!(batch.x(), |m| {
-            for &i in &order {
-                let c = inc[targets[i]];
-                let w = batch.weight(i);
-                self.classes.count[c] += w;
-                let row = &mut self.feature_count[c];
-                m.for_each_in_row(i, |j, v| row[j] += w * map(v));
+            for (c, row) in self.feature_count.iter_mut().enumerate() {
+                let Some(k) = batch_class[c] else { continue };
+                for &i in &rows_of[k] {
+                    let w = batch.weight(i);
+                    self.classes.count[c] += w;
+                    m.for_each_in_row(i, |j, v| row[j] += w * map(v));
+                }
             }
         });
         Ok(())
