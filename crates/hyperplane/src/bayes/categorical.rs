@@ -1,0 +1,484 @@
+//! Categorical Naive Bayes: each feature takes one of `k_j` categories `0..k_j-1`
+//! (colour, country, a continuous value discretised into bins).
+//!
+//! With `N_c` the weight of class `c` and `N_cjv` the weight of its rows where `x_j = v`:
+//!
+//! ```text
+//! P(x_j = v | c) = (N_cjv + alpha) / (N_c + alpha * k_j)
+//! jll_c(x)       = log P(c) + sum_j log P(x_j | c)
+//! ```
+//!
+//! `k_j` is the largest category seen in training plus 1 (at least `min_categories`).
+//! A category never seen with a class gets `alpha / (N_c + alpha k_j)`; so does a value
+//! `>= k_j` at predict (scikit-learn raises an error there): the smoothing mass of an
+//! unseen category, the same for every unseen value. With `alpha = 0` such a value is an
+//! impossible event (see the posterior rule in the module doc).
+//!
+//! Values must be non-negative integers (stored as `f64`); in sparse input the implicit
+//! zeros are category 0, whose counts are derived as `N_c - sum_{v >= 1} N_cjv`.
+
+use ndarray::Array2;
+use serde::{Deserialize, Serialize};
+
+use crate::bayes::counts::log_ratios;
+use crate::bayes::explain;
+use crate::bayes::likelihood::{argmax_rows, split, split_sum, JointLogLikelihood};
+use crate::bayes::prior::{check_alpha, check_batch, remap, ClassCounts, Priors};
+use crate::data::{Dataset, Features, Label, RowAccess};
+use crate::error::{Error, Result};
+use crate::estimator::{parse_param, unknown_param, Classifier, Fit, Params};
+use crate::with_rows;
+
+/// The largest category index accepted in training (memory is `O(k)` per class and feature).
+pub const MAX_CATEGORY: usize = 1 << 20;
+
+/// Params of categorical Naive Bayes.
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
+/// | `min_categories` | 0 | every feature has at least this many categories `k_j` | `0..=2^20` |
+/// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CategoricalNB {
+    pub alpha: f64,
+    pub min_categories: usize,
+    pub priors: Priors,
+}
+
+impl Default for CategoricalNB {
+    fn default() -> Self {
+        CategoricalNB {
+            alpha: 1.0,
+            min_categories: 0,
+            priors: Priors::Fitted,
+        }
+    }
+}
+
+const NAME: &str = "CategoricalNB";
+
+/// The category of value `v` at `(row, feature)`: a non-negative integer.
+fn category(v: f64, row: usize, feature: usize) -> Result<usize> {
+    if v >= 0.0 && v.fract() == 0.0 {
+        Ok(if v >= usize::MAX as f64 {
+            usize::MAX
+        } else {
+            v as usize
+        })
+    } else {
+        Err(Error::Unsupported {
+            model: NAME.into(),
+            what: format!(
+                "value {v} at row {row}, feature {feature} (categories are integers 0, 1, 2, ...)"
+            ),
+        })
+    }
+}
+
+/// Checks every stored value is a category, and at most `max` when given.
+fn check_categories(x: &Features, max: Option<usize>) -> Result<()> {
+    for i in 0..x.n_rows() {
+        let mut res = Ok(());
+        with_rows!(x, |m| m.for_each_in_row(i, |j, v| {
+            if res.is_ok() {
+                res = category(v, i, j).and_then(|c| match max {
+                    Some(max) if c > max => Err(Error::Unsupported {
+                        model: NAME.into(),
+                        what: format!(
+                            "category {c} at row {i}, feature {j} (at most {max} in training)"
+                        ),
+                    }),
+                    _ => Ok(()),
+                });
+            }
+        }));
+        res?;
+    }
+    Ok(())
+}
+
+/// Sufficient statistics of categorical Naive Bayes: class counts `N_c` and
+/// `counts[c][j][v] = N_cjv` for categories `v >= 1` (`v = 0` is derived).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CategoryCounts {
+    /// Number of features.
+    pub n_features: usize,
+    /// Classes and their weighted counts `N_c`.
+    pub classes: ClassCounts,
+    /// `N_cjv` for `v >= 1`; entry 0 of each list is unused (0).
+    pub counts: Vec<Vec<Vec<f64>>>,
+}
+
+impl CategoryCounts {
+    /// Empty statistics.
+    pub fn new(n_features: usize) -> Self {
+        CategoryCounts {
+            n_features,
+            classes: ClassCounts::default(),
+            counts: Vec::new(),
+        }
+    }
+
+    fn absorb(&mut self, incoming: &[Label]) -> Vec<usize> {
+        let (old, inc) = self.classes.absorb(incoming);
+        let n = self.classes.len();
+        self.counts = remap(
+            std::mem::take(&mut self.counts),
+            &old,
+            n,
+            vec![vec![0.0]; self.n_features],
+        );
+        inc
+    }
+
+    /// Adds the rows of `batch`.
+    pub fn update(&mut self, batch: &Dataset) -> Result<()> {
+        check_batch(self.n_features, batch.n_features())?;
+        batch.x().check_finite("X")?;
+        check_categories(batch.x(), Some(MAX_CATEGORY))?;
+        let inc = self.absorb(batch.classes());
+        let targets = batch.targets();
+        with_rows!(batch.x(), |m| {
+            for i in 0..m.n_rows() {
+                let c = inc[targets[i]];
+                let w = batch.weight(i);
+                self.classes.count[c] += w;
+                let rows = &mut self.counts[c];
+                m.for_each_in_row(i, |j, v| {
+                    let v = v as usize;
+                    if v > 0 {
+                        let r = &mut rows[j];
+                        if r.len() <= v {
+                            r.resize(v + 1, 0.0);
+                        }
+                        r[v] += w;
+                    }
+                });
+            }
+        });
+        Ok(())
+    }
+
+    /// Adds the statistics of another part.
+    pub fn merge(&mut self, other: &Self) -> Result<()> {
+        check_batch(self.n_features, other.n_features)?;
+        let inc = self.absorb(&other.classes.classes);
+        for (k, &c) in inc.iter().enumerate() {
+            self.classes.count[c] += other.classes.count[k];
+            for (a, b) in self.counts[c].iter_mut().zip(&other.counts[k]) {
+                if a.len() < b.len() {
+                    a.resize(b.len(), 0.0);
+                }
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl CategoricalNB {
+    /// Sets `alpha`.
+    pub fn alpha(mut self, alpha: f64) -> Self {
+        self.alpha = alpha;
+        self
+    }
+    /// Sets `min_categories`.
+    pub fn min_categories(mut self, k: usize) -> Self {
+        self.min_categories = k;
+        self
+    }
+    /// Sets `priors`.
+    pub fn priors(mut self, priors: Priors) -> Self {
+        self.priors = priors;
+        self
+    }
+    /// Empty statistics for `n_features` features.
+    pub fn statistics(&self, n_features: usize) -> CategoryCounts {
+        CategoryCounts::new(n_features)
+    }
+
+    fn validate(&self) -> Result<()> {
+        check_alpha(self.alpha)?;
+        if self.min_categories > MAX_CATEGORY {
+            return Err(Error::param(
+                "min_categories",
+                self.min_categories,
+                format!("must be at most {MAX_CATEGORY}"),
+            ));
+        }
+        self.priors.validate()
+    }
+
+    /// The model of accumulated statistics.
+    pub fn finish(&self, stats: CategoryCounts) -> Result<CategoricalNBModel> {
+        self.validate()?;
+        stats.classes.check_total()?;
+        let class_log_prior = self.priors.log_prior(&stats.classes.count)?;
+        let n_categories: Vec<usize> = (0..stats.n_features)
+            .map(|j| {
+                let seen = stats.counts.iter().map(|r| r[j].len()).max().unwrap_or(1);
+                seen.max(self.min_categories).max(1)
+            })
+            .collect();
+        let mut flp = Vec::with_capacity(stats.n_features);
+        let mut unseen = Vec::with_capacity(stats.n_features);
+        for (j, &k) in n_categories.iter().enumerate() {
+            let mut table = Vec::with_capacity(stats.counts.len());
+            let mut unseen_j = Vec::with_capacity(stats.counts.len());
+            for (c, rows) in stats.counts.iter().enumerate() {
+                let r = &rows[j];
+                let mut count = vec![0.0; k];
+                count[..r.len()].copy_from_slice(r);
+                count[0] = (stats.classes.count[c] - r[1..].iter().sum::<f64>()).max(0.0);
+                let den: f64 = count.iter().map(|v| v + self.alpha).sum();
+                // the last entry is an unseen category (count 0)
+                let mut lp = log_ratios(count.iter().chain([&0.0]).map(|v| v + self.alpha), den, k);
+                unseen_j.push(lp.pop().unwrap_or(f64::NEG_INFINITY));
+                table.push(lp);
+            }
+            flp.push(table);
+            unseen.push(unseen_j);
+        }
+        let nc = class_log_prior.len();
+        let (mut bias_k, mut bias_f): (Vec<f64>, Vec<f64>) =
+            class_log_prior.iter().map(|&p| split(p)).unzip();
+        for c in 0..nc {
+            let (k, f) = split_sum(flp.iter().map(|t: &Vec<Vec<f64>>| t[c][0]));
+            bias_k[c] += k;
+            bias_f[c] += f;
+        }
+        Ok(CategoricalNBModel {
+            params: self.clone(),
+            stats,
+            class_log_prior,
+            n_categories,
+            feature_log_prob: flp,
+            unseen_log_prob: unseen,
+            bias_impossible: bias_k,
+            bias_finite: bias_f,
+        })
+    }
+}
+
+/// A fitted categorical Naive Bayes model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CategoricalNBModel {
+    params: CategoricalNB,
+    stats: CategoryCounts,
+    class_log_prior: Vec<f64>,
+    n_categories: Vec<usize>,
+    /// `[j][c][v] = log P(x_j = v | c)`.
+    feature_log_prob: Vec<Vec<Vec<f64>>>,
+    /// `[j][c] = log P(x_j = unseen | c)`.
+    unseen_log_prob: Vec<Vec<f64>>,
+    /// `log P(c) + sum_j log P(x_j = 0 | c)`, split.
+    bias_impossible: Vec<f64>,
+    bias_finite: Vec<f64>,
+}
+
+impl CategoricalNBModel {
+    /// The params the model was fitted with.
+    pub fn params(&self) -> &CategoricalNB {
+        &self.params
+    }
+    /// The sufficient statistics.
+    pub fn statistics(&self) -> &CategoryCounts {
+        &self.stats
+    }
+    /// `log P(c)` per class.
+    pub fn class_log_prior(&self) -> &[f64] {
+        &self.class_log_prior
+    }
+    /// `k_j` per feature.
+    pub fn n_categories(&self) -> &[usize] {
+        &self.n_categories
+    }
+    /// `feature_log_prob()[j][c][v] = log P(x_j = v | c)` (scikit-learn's layout).
+    pub fn feature_log_prob(&self) -> &[Vec<Vec<f64>>] {
+        &self.feature_log_prob
+    }
+
+    /// Continues training on `batch`; on error the model is unchanged.
+    pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
+        let mut stats = self.stats.clone();
+        stats.update(batch)?;
+        *self = self.params.finish(stats)?;
+        Ok(())
+    }
+
+    /// The model of the union of both training sets (params of `self`).
+    pub fn merge(&self, other: &Self) -> Result<Self> {
+        let mut stats = self.stats.clone();
+        stats.merge(&other.stats)?;
+        self.params.finish(stats)
+    }
+
+    /// The `k` features with the largest log-odds per class; a feature's score is the
+    /// largest log-odds of its categories, `max_v [ln P(x_j=v|c) - ln mean_{c'!=c} P(x_j=v|c')]`.
+    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        let nc = self.class_log_prior.len();
+        let mut scores = vec![vec![f64::NEG_INFINITY; self.n_categories.len()]; nc];
+        for (j, table) in self.feature_log_prob.iter().enumerate() {
+            let p: Vec<Vec<f64>> = table
+                .iter()
+                .map(|r| r.iter().map(|v| v.exp()).collect())
+                .collect();
+            for (c, odds) in explain::log_odds(&p).into_iter().enumerate() {
+                scores[c][j] = odds.into_iter().fold(f64::NEG_INFINITY, f64::max);
+            }
+        }
+        if nc < 2 {
+            scores.iter_mut().for_each(Vec::clear);
+        }
+        explain::top_k(&scores, k, false)
+    }
+
+    fn joint_log_likelihood(&self, x: &Features) -> Result<JointLogLikelihood> {
+        x.check_predict_input(self.n_categories.len())?;
+        check_categories(x, None)?;
+        let nc = self.class_log_prior.len();
+        let n = x.n_rows();
+        let mut finite = Array2::zeros((n, nc));
+        let mut impossible = Array2::zeros((n, nc));
+        for i in 0..n {
+            let mut f = finite.row_mut(i);
+            let mut k = impossible.row_mut(i);
+            for c in 0..nc {
+                f[c] = self.bias_finite[c];
+                k[c] = self.bias_impossible[c];
+            }
+            with_rows!(x, |m| m.for_each_in_row(i, |j, v| {
+                let v = v as usize;
+                if v == 0 {
+                    return;
+                }
+                let table = &self.feature_log_prob[j];
+                for c in 0..nc {
+                    let lp = table[c]
+                        .get(v)
+                        .copied()
+                        .unwrap_or(self.unseen_log_prob[j][c]);
+                    let (k1, f1) = split(lp);
+                    let (k0, f0) = split(table[c][0]);
+                    f[c] += f1 - f0;
+                    k[c] += k1 - k0;
+                }
+            }));
+        }
+        Ok(JointLogLikelihood { impossible, finite })
+    }
+}
+
+impl Classifier for CategoricalNBModel {
+    fn classes(&self) -> &[Label] {
+        &self.stats.classes.classes
+    }
+    fn n_features(&self) -> usize {
+        self.stats.n_features
+    }
+    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
+        Ok(self.joint_log_likelihood(x)?.decision())
+    }
+    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
+        Ok(self.joint_log_likelihood(x)?.log_proba())
+    }
+    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
+        Ok(argmax_rows(&self.predict_log_proba(x)?))
+    }
+}
+
+impl Fit for CategoricalNB {
+    type Model = CategoricalNBModel;
+    fn fit(&self, data: &Dataset) -> Result<CategoricalNBModel> {
+        self.validate()?;
+        data.check_fit()?;
+        let mut stats = self.statistics(data.n_features());
+        stats.update(data)?;
+        self.finish(stats)
+    }
+}
+
+impl Params for CategoricalNB {
+    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
+        match name {
+            "alpha" => self.alpha = parse_param(name, value)?,
+            "min_categories" => self.min_categories = parse_param(name, value)?,
+            "priors" => self.priors = value.parse()?,
+            _ => {
+                return Err(unknown_param(
+                    NAME,
+                    name,
+                    &["alpha", "min_categories", "priors"],
+                ))
+            }
+        }
+        Ok(())
+    }
+    fn param_values(&self) -> Vec<(String, String)> {
+        vec![
+            ("alpha".into(), self.alpha.to_string()),
+            ("min_categories".into(), self.min_categories.to_string()),
+            ("priors".into(), self.priors.to_string()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::CsrMatrix;
+    use ndarray::array;
+
+    fn data() -> Dataset {
+        let x = array![[0.0, 2.0], [1.0, 2.0], [1.0, 0.0], [2.0, 1.0]];
+        Dataset::new(x.into(), &["a".into(), "a".into(), "b".into(), "b".into()]).unwrap()
+    }
+
+    #[test]
+    fn probabilities_follow_the_formula() {
+        let m = CategoricalNB::default().fit(&data()).unwrap();
+        assert_eq!(m.n_categories(), &[3, 3]);
+        // P(x_0 = 1 | a) = (1 + 1) / (2 + 3)
+        assert!((m.feature_log_prob()[0][0][1] - 0.4f64.ln()).abs() < 1e-15);
+        // P(x_0 = 0 | b) = (0 + 1) / (2 + 3) (derived category-0 count)
+        assert!((m.feature_log_prob()[0][1][0] - 0.2f64.ln()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn unseen_category_at_predict_is_smoothed() {
+        let m = CategoricalNB::default().fit(&data()).unwrap();
+        let d = m.decision_function(&array![[7.0, 0.0]].into()).unwrap();
+        let e = m.decision_function(&array![[0.0, 0.0]].into()).unwrap();
+        // value 7 >= k_0 = 3: alpha / (N_c + alpha k) = 1/5, P(x_0 = 0 | a) = 2/5
+        assert!((d[[0, 0]] - e[[0, 0]] - (0.2f64.ln() - 0.4f64.ln())).abs() < 1e-12);
+        let z = CategoricalNB::default().alpha(0.0).fit(&data()).unwrap();
+        let p = z.predict_proba(&array![[7.0, 7.0]].into()).unwrap();
+        assert!(p.iter().all(|v| v.is_finite()) && (p.sum() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn non_integer_and_negative_values_are_rejected() {
+        for bad in [1.5, -1.0] {
+            let d = Dataset::new(array![[bad], [0.0]].into(), &[1.into(), 2.into()]).unwrap();
+            let e = CategoricalNB::default().fit(&d).unwrap_err().to_string();
+            assert!(e.contains("row 0, feature 0"), "{e}");
+        }
+        let m = CategoricalNB::default().fit(&data()).unwrap();
+        assert!(m.predict(&array![[0.5, 0.0]].into()).is_err());
+    }
+
+    #[test]
+    fn sparse_matches_dense_and_min_categories_applies() {
+        let d = data();
+        let s = Dataset::new(
+            CsrMatrix::from_dense(d.x().to_dense().view()).into(),
+            &d.labels(),
+        )
+        .unwrap();
+        let p = CategoricalNB::default().min_categories(5);
+        let (a, b) = (p.fit(&d).unwrap(), p.fit(&s).unwrap());
+        assert_eq!(a.n_categories(), &[5, 5]);
+        assert_eq!(a.feature_log_prob(), b.feature_log_prob());
+    }
+}

@@ -1,0 +1,394 @@
+//! Sufficient statistics of the count models: weighted class counts `N_c` and per-class
+//! feature sums `N_cj = sum_{i: y_i = c} w_i x_ij` (MultinomialNB, ComplementNB), or of
+//! binarized features (BernoulliNB: `N_cj` = weight of the class-`c` rows where `x_j = 1`).
+//!
+//! One pass over the rows: each stored entry of row `i` adds `w_i x_ij` to the row of its
+//! class, so a CSR matrix costs one multiply-add per non-zero (no per-class products).
+
+use ndarray::Array2;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::bayes::explain;
+use crate::bayes::likelihood::{argmax_rows, JointLogLikelihood, LinearScore};
+use crate::bayes::prior::{check_batch, remap, ClassCounts};
+use crate::data::{Dataset, Features, Label, RowAccess};
+use crate::error::{Error, Result};
+use crate::estimator::Classifier;
+use crate::with_rows;
+
+/// What a feature value means to a count model.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum EventModel {
+    /// `x_j` is a count (or any non-negative amount): multinomial event model.
+    Counts,
+    /// `x_j` is an event that happened or not: `1` when `x_j > threshold`, else `0`; with
+    /// no threshold the values are used as they are (they should be 0/1).
+    Binary { binarize: Option<f64> },
+}
+
+impl EventModel {
+    /// The value a stored entry contributes.
+    #[inline]
+    pub(crate) fn map(self) -> impl Fn(f64) -> f64 + Copy {
+        let t = match self {
+            EventModel::Counts => None,
+            EventModel::Binary { binarize } => binarize,
+        };
+        move |v| match t {
+            Some(t) => f64::from(u8::from(v > t)),
+            None => v,
+        }
+    }
+
+    /// Checks input in one pass over the stored values: finite, and for counts `>= 0`; a
+    /// negative threshold would turn every implicit zero of a sparse matrix into 1, so it
+    /// is refused there.
+    pub(crate) fn check(self, x: &Features, what: &str, model: &str) -> Result<()> {
+        let counts = self == EventModel::Counts;
+        if let EventModel::Binary { binarize: Some(t) } = self {
+            if t < 0.0 && x.is_sparse() {
+                return Err(Error::Unsupported {
+                    model: model.to_string(),
+                    what: format!(
+                        "binarize = {t} < 0 on sparse input (every implicit zero would become 1)"
+                    ),
+                });
+            }
+        }
+        match first_stored(x, |v| !v.is_finite() || (counts && v < 0.0)) {
+            Some((row, feature, value)) if !value.is_finite() => Err(Error::NonFinite {
+                what: what.to_string(),
+                row,
+                feature,
+                value,
+            }),
+            Some((row, feature, v)) => Err(Error::Unsupported {
+                model: model.to_string(),
+                what: format!(
+                    "negative value {v} at row {row}, feature {feature} (features must be counts >= 0)"
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The first stored value with `bad(v)`, as `(row, feature, value)`: a scan of the raw
+/// value array (no per-row dispatch).
+fn first_stored(x: &Features, bad: impl Fn(f64) -> bool) -> Option<(usize, usize, f64)> {
+    match x {
+        Features::Dense(a) => a
+            .indexed_iter()
+            .find(|(_, v)| bad(**v))
+            .map(|((i, j), v)| (i, j, *v)),
+        Features::Sparse(s) => s.data().iter().position(|&v| bad(v)).map(|p| {
+            let row = s.indptr().partition_point(|&q| q <= p) - 1;
+            (row, s.indices()[p] as usize, s.data()[p])
+        }),
+    }
+}
+
+/// Class counts and per-class feature sums, the statistics of MultinomialNB, ComplementNB
+/// and BernoulliNB. `update` adds a batch, `merge` adds another part.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FeatureCounts {
+    /// Number of features.
+    pub n_features: usize,
+    /// How values are read.
+    pub event: EventModel,
+    /// Classes and their weighted counts `N_c`.
+    pub classes: ClassCounts,
+    /// `N_cj`, class-major: `feature_count[c][j]`.
+    pub feature_count: Vec<Vec<f64>>,
+}
+
+impl FeatureCounts {
+    /// Empty statistics.
+    pub fn new(n_features: usize, event: EventModel) -> Self {
+        FeatureCounts {
+            n_features,
+            event,
+            classes: ClassCounts::default(),
+            feature_count: Vec::new(),
+        }
+    }
+
+    /// Adds the rows of `batch` (its classes are unioned into ours by label).
+    pub fn update(&mut self, batch: &Dataset, model: &str) -> Result<()> {
+        check_batch(self.n_features, batch.n_features())?;
+        self.event.check(batch.x(), "X", model)?;
+        let (old, inc) = self.classes.absorb(batch.classes());
+        let n = self.classes.len();
+        self.feature_count = remap(
+            std::mem::take(&mut self.feature_count),
+            &old,
+            n,
+            vec![0.0; self.n_features],
+        );
+        let map = self.event.map();
+        // the rows of each class of the batch, in row order: one class's sums stay in cache
+        // while its rows stream by, and each sum keeps the row order
+        let mut rows_of: Vec<Vec<usize>> = vec![Vec::new(); batch.classes().len()];
+        for (i, &t) in batch.targets().iter().enumerate() {
+            rows_of[t].push(i);
+        }
+        let mut batch_class = vec![None; n];
+        for (k, &c) in inc.iter().enumerate() {
+            batch_class[c] = Some(k);
+        }
+        with_rows!(batch.x(), |m| {
+            for (c, row) in self.feature_count.iter_mut().enumerate() {
+                let Some(k) = batch_class[c] else { continue };
+                for &i in &rows_of[k] {
+                    let w = batch.weight(i);
+                    self.classes.count[c] += w;
+                    m.for_each_in_row(i, |j, v| row[j] += w * map(v));
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Adds the statistics of another part (same features and event model).
+    pub fn merge(&mut self, other: &Self) -> Result<()> {
+        check_batch(self.n_features, other.n_features)?;
+        if self.event != other.event {
+            return Err(Error::data(format!(
+                "cannot merge statistics of different event models ({:?} and {:?})",
+                self.event, other.event
+            )));
+        }
+        let (old, inc) = self.classes.absorb(&other.classes.classes);
+        let n = self.classes.len();
+        self.feature_count = remap(
+            std::mem::take(&mut self.feature_count),
+            &old,
+            n,
+            vec![0.0; self.n_features],
+        );
+        for (k, &c) in inc.iter().enumerate() {
+            self.classes.count[c] += other.classes.count[k];
+            for (a, b) in self.feature_count[c]
+                .iter_mut()
+                .zip(&other.feature_count[k])
+            {
+                *a += b;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a count model computes from [`FeatureCounts`]: MultinomialNB, BernoulliNB and
+/// ComplementNB implement it; [`CountNBModel`] does the rest once for all three.
+pub trait CountParams: Clone + std::fmt::Debug + Serialize + DeserializeOwned {
+    /// The model's name in messages, e.g. `"MultinomialNB"`.
+    const NAME: &'static str;
+    /// How feature values are read.
+    fn event(&self) -> EventModel;
+    /// Checks the params.
+    fn validate(&self) -> Result<()>;
+    /// `(class_log_prior, feature_log_prob[c][j], linear joint log-likelihood)`.
+    fn tables(&self, stats: &FeatureCounts) -> Result<(Vec<f64>, Vec<Vec<f64>>, LinearScore)>;
+    /// Class-conditional probabilities `P(x_j | c)` scored by `top_features`.
+    fn conditional(&self, stats: &FeatureCounts, feature_log_prob: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let _ = stats;
+        feature_log_prob
+            .iter()
+            .map(|r| r.iter().map(|v| v.exp()).collect())
+            .collect()
+    }
+}
+
+/// Fits a count model: validate, one pass of statistics, finish.
+pub(crate) fn fit_counts<P: CountParams>(params: &P, data: &Dataset) -> Result<CountNBModel<P>> {
+    params.validate()?;
+    if data.n_samples() == 0 || data.n_features() == 0 {
+        // the same message as every learner; finiteness is checked by `update`
+        data.check_fit()?;
+    }
+    let mut stats = FeatureCounts::new(data.n_features(), params.event());
+    stats.update(data, P::NAME)?;
+    CountNBModel::from_statistics(params.clone(), stats)
+}
+
+/// A fitted count model (MultinomialNB, BernoulliNB or ComplementNB): its params, its
+/// statistics (so it can keep training) and the tables derived from them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "P: CountParams")]
+pub struct CountNBModel<P> {
+    params: P,
+    stats: FeatureCounts,
+    class_log_prior: Vec<f64>,
+    feature_log_prob: Vec<Vec<f64>>,
+    score: LinearScore,
+}
+
+impl<P: CountParams> CountNBModel<P> {
+    /// The model of `params` for the statistics `stats` (the `finish` step).
+    pub fn from_statistics(params: P, stats: FeatureCounts) -> Result<Self> {
+        params.validate()?;
+        if stats.event != params.event() {
+            return Err(Error::data(format!(
+                "{} needs statistics of event model {:?}, not {:?}",
+                P::NAME,
+                params.event(),
+                stats.event
+            )));
+        }
+        stats.classes.check_total()?;
+        let (class_log_prior, feature_log_prob, score) = params.tables(&stats)?;
+        Ok(CountNBModel {
+            params,
+            stats,
+            class_log_prior,
+            feature_log_prob,
+            score,
+        })
+    }
+
+    /// The params the model was fitted with.
+    pub fn params(&self) -> &P {
+        &self.params
+    }
+    /// The sufficient statistics.
+    pub fn statistics(&self) -> &FeatureCounts {
+        &self.stats
+    }
+    /// `log P(c)` per class.
+    pub fn class_log_prior(&self) -> &[f64] {
+        &self.class_log_prior
+    }
+    /// The fitted per-class feature weights, class-major (scikit-learn's `feature_log_prob_`).
+    pub fn feature_log_prob(&self) -> &[Vec<f64>] {
+        &self.feature_log_prob
+    }
+
+    /// Continues training on `batch` (new classes are added); on error the model is unchanged.
+    pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
+        let mut stats = self.stats.clone();
+        stats.update(batch, P::NAME)?;
+        *self = Self::from_statistics(self.params.clone(), stats)?;
+        Ok(())
+    }
+
+    /// The model of the union of both training sets (params of `self`).
+    pub fn merge(&self, other: &Self) -> Result<Self> {
+        let mut stats = self.stats.clone();
+        stats.merge(&other.stats)?;
+        Self::from_statistics(self.params.clone(), stats)
+    }
+
+    /// The `k` features with the largest log-odds per class (see the module doc).
+    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        let p = self.params.conditional(&self.stats, &self.feature_log_prob);
+        explain::top_k(&explain::log_odds(&p), k, false)
+    }
+
+    fn joint_log_likelihood(&self, x: &Features) -> Result<JointLogLikelihood> {
+        if x.n_cols() != self.stats.n_features {
+            x.check_predict_input(self.stats.n_features)?;
+        }
+        let event = self.params.event();
+        event.check(x, "X at predict", P::NAME)?;
+        let map = event.map();
+        Ok(with_rows!(x, |m| self.score.score(m, map)))
+    }
+}
+
+impl<P: CountParams> Classifier for CountNBModel<P> {
+    fn classes(&self) -> &[Label] {
+        &self.stats.classes.classes
+    }
+    fn n_features(&self) -> usize {
+        self.stats.n_features
+    }
+    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
+        Ok(self.joint_log_likelihood(x)?.decision())
+    }
+    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
+        Ok(self.joint_log_likelihood(x)?.log_proba())
+    }
+    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
+        Ok(argmax_rows(&self.predict_log_proba(x)?))
+    }
+}
+
+/// `ln(num_j / den)` for every `j`, with the conventions of the module doc: `ln 0 = -inf`,
+/// and a `0 / 0` distribution (no data and `alpha = 0`) is uniform over `k` outcomes.
+pub(crate) fn log_ratios(num: impl Iterator<Item = f64>, den: f64, k: usize) -> Vec<f64> {
+    if den > 0.0 {
+        let lden = den.ln();
+        num.map(|v| v.ln() - lden).collect()
+    } else {
+        num.map(|_| -(k as f64).ln()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{CsrMatrix, Label};
+    use ndarray::array;
+
+    #[test]
+    fn dense_and_sparse_give_the_same_counts() {
+        let x = array![[1.0, 0.0, 2.0], [0.0, 3.0, 0.0], [4.0, 0.0, 0.0]];
+        let y: Vec<Label> = vec!["a".into(), "b".into(), "a".into()];
+        let d = Dataset::new(x.clone().into(), &y).unwrap();
+        let s = Dataset::new(CsrMatrix::from_dense(x.view()).into(), &y).unwrap();
+        let mut a = FeatureCounts::new(3, EventModel::Counts);
+        let mut b = FeatureCounts::new(3, EventModel::Counts);
+        a.update(&d, "MultinomialNB").unwrap();
+        b.update(&s, "MultinomialNB").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            a.feature_count,
+            vec![vec![5.0, 0.0, 2.0], vec![0.0, 3.0, 0.0]]
+        );
+        assert_eq!(a.classes.count, vec![2.0, 1.0]);
+    }
+
+    #[test]
+    fn negative_count_names_row_and_feature() {
+        let d = Dataset::new(
+            array![[1.0, 0.0], [0.0, -2.0]].into(),
+            &[1.into(), 2.into()],
+        )
+        .unwrap();
+        let e = FeatureCounts::new(2, EventModel::Counts)
+            .update(&d, "MultinomialNB")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("MultinomialNB") && e.contains("row 1, feature 1"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn merge_with_a_missing_class() {
+        let d1 = Dataset::new(array![[1.0], [2.0]].into(), &["a".into(), "c".into()]).unwrap();
+        let d2 = Dataset::new(array![[5.0]].into(), &["b".into()]).unwrap();
+        let mut a = FeatureCounts::new(1, EventModel::Counts);
+        a.update(&d1, "m").unwrap();
+        let mut b = FeatureCounts::new(1, EventModel::Counts);
+        b.update(&d2, "m").unwrap();
+        a.merge(&b).unwrap();
+        assert_eq!(
+            a.classes.classes,
+            vec![Label::from("a"), "b".into(), "c".into()]
+        );
+        assert_eq!(a.feature_count, vec![vec![1.0], vec![5.0], vec![2.0]]);
+    }
+
+    #[test]
+    fn log_ratio_conventions() {
+        assert_eq!(
+            log_ratios([0.0].into_iter(), 2.0, 3),
+            vec![f64::NEG_INFINITY]
+        );
+        assert_eq!(log_ratios([0.0].into_iter(), 0.0, 4), vec![-(4f64.ln())]);
+    }
+}

@@ -1,0 +1,214 @@
+//! Multinomial Naive Bayes: the multinomial event model over counts (words in a
+//! document, symbols of any sequence over a finite alphabet).
+//!
+//! With `N_cj` the weighted count of feature `j` in class `c` and `n` features:
+//!
+//! ```text
+//! P(j | c)   = (N_cj + alpha) / (sum_j' N_cj' + alpha * n)
+//! jll_c(x)   = log P(c) + sum_j x_j log P(j | c)
+//! ```
+//!
+//! (the multinomial coefficient is the same for every class and is left out).
+
+use serde::{Deserialize, Serialize};
+
+use crate::bayes::counts::{
+    fit_counts, log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts,
+};
+use crate::bayes::likelihood::{split, LinearScore};
+use crate::bayes::prior::{check_alpha, Priors};
+use crate::data::Dataset;
+use crate::error::Result;
+use crate::estimator::{parse_param, unknown_param, Fit, Params};
+
+/// Params of multinomial Naive Bayes.
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
+/// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
+///
+/// ```
+/// use hyperplane::bayes::MultinomialNB;
+/// let nb = MultinomialNB::default().alpha(0.5);
+/// assert_eq!(nb.alpha, 0.5);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MultinomialNB {
+    pub alpha: f64,
+    pub priors: Priors,
+}
+
+impl Default for MultinomialNB {
+    fn default() -> Self {
+        MultinomialNB {
+            alpha: 1.0,
+            priors: Priors::Fitted,
+        }
+    }
+}
+
+impl MultinomialNB {
+    /// Sets `alpha`.
+    pub fn alpha(mut self, alpha: f64) -> Self {
+        self.alpha = alpha;
+        self
+    }
+    /// Sets `priors`.
+    pub fn priors(mut self, priors: Priors) -> Self {
+        self.priors = priors;
+        self
+    }
+    /// Empty statistics for `n_features` features, to `update` batch by batch.
+    pub fn statistics(&self, n_features: usize) -> FeatureCounts {
+        FeatureCounts::new(n_features, EventModel::Counts)
+    }
+    /// The model of accumulated statistics.
+    pub fn finish(&self, stats: FeatureCounts) -> Result<MultinomialNBModel> {
+        CountNBModel::from_statistics(self.clone(), stats)
+    }
+}
+
+/// A fitted multinomial Naive Bayes model.
+pub type MultinomialNBModel = CountNBModel<MultinomialNB>;
+
+impl CountParams for MultinomialNB {
+    const NAME: &'static str = "MultinomialNB";
+    fn event(&self) -> EventModel {
+        EventModel::Counts
+    }
+    fn validate(&self) -> Result<()> {
+        check_alpha(self.alpha)?;
+        self.priors.validate()
+    }
+    fn tables(&self, stats: &FeatureCounts) -> Result<(Vec<f64>, Vec<Vec<f64>>, LinearScore)> {
+        let prior = self.priors.log_prior(&stats.classes.count)?;
+        let n = stats.n_features;
+        let flp: Vec<Vec<f64>> = stats
+            .feature_count
+            .iter()
+            .map(|row| {
+                let den: f64 = row.iter().map(|v| v + self.alpha).sum();
+                log_ratios(row.iter().map(|v| v + self.alpha), den, n)
+            })
+            .collect();
+        let (bk, bf) = prior.iter().map(|&p| split(p)).unzip();
+        let score = LinearScore::new(bk, bf, &flp);
+        Ok((prior, flp, score))
+    }
+}
+
+impl Fit for MultinomialNB {
+    type Model = MultinomialNBModel;
+    fn fit(&self, data: &Dataset) -> Result<MultinomialNBModel> {
+        fit_counts(self, data)
+    }
+}
+
+impl Params for MultinomialNB {
+    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
+        match name {
+            "alpha" => self.alpha = parse_param(name, value)?,
+            "priors" => self.priors = value.parse()?,
+            _ => return Err(unknown_param(Self::NAME, name, &["alpha", "priors"])),
+        }
+        Ok(())
+    }
+    fn param_values(&self) -> Vec<(String, String)> {
+        vec![
+            ("alpha".into(), self.alpha.to_string()),
+            ("priors".into(), self.priors.to_string()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{CsrMatrix, Features, Label};
+    use crate::estimator::Classifier;
+    use ndarray::array;
+
+    fn irbook() -> Dataset {
+        // Chinese Beijing Shanghai Macao Tokyo Japan
+        let x = array![
+            [2.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+            [2.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+        ];
+        Dataset::new(
+            x.into(),
+            &["yes".into(), "yes".into(), "yes".into(), "no".into()],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn irbook_example() {
+        let m = MultinomialNB::default().fit(&irbook()).unwrap();
+        let t: Features = array![[3.0, 0.0, 0.0, 0.0, 1.0, 1.0]].into();
+        let p = m.predict_proba(&t).unwrap();
+        assert!((p[[0, 0]] - 0.31024).abs() < 5e-6, "{p}");
+        assert!((p[[0, 1]] - 0.68976).abs() < 5e-6, "{p}");
+        // P(Chinese | yes) = 6/14 = 3/7, as in the book.
+        assert!((m.feature_log_prob()[1][0] - (3.0f64 / 7.0).ln()).abs() < 1e-15);
+        assert_eq!(m.predict(&t).unwrap(), vec![Label::from("yes")]);
+    }
+
+    #[test]
+    fn alpha_zero_never_gives_nan() {
+        let m = MultinomialNB::default().alpha(0.0).fit(&irbook()).unwrap();
+        // "Tokyo" is impossible under yes, "Beijing" impossible under no: both classes have
+        // one impossible event; the finite parts decide.
+        let t: Features = array![[1.0, 1.0, 0.0, 0.0, 1.0, 0.0], [0.0; 6]].into();
+        let p = m.predict_proba(&t).unwrap();
+        assert!(p.iter().all(|v| v.is_finite()), "{p}");
+        for r in p.rows() {
+            assert!((r.sum() - 1.0).abs() < 1e-12);
+        }
+        // a row with only "Tokyo": impossible under yes, possible under no.
+        let t: Features = array![[0.0, 0.0, 0.0, 0.0, 2.0, 0.0]].into();
+        assert_eq!(m.predict_proba(&t).unwrap().row(0).to_vec(), vec![1.0, 0.0]);
+        let d = m.decision_function(&t).unwrap();
+        assert_eq!(d[[0, 1]], f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn negative_counts_are_rejected_at_predict() {
+        let m = MultinomialNB::default().fit(&irbook()).unwrap();
+        let t: Features = CsrMatrix::from_rows(6, &[vec![(3, -1.0)]]).unwrap().into();
+        let e = m.predict(&t).unwrap_err().to_string();
+        assert!(e.contains("row 0, feature 3"), "{e}");
+        let e = m.predict(&array![[1.0]].into()).unwrap_err().to_string();
+        assert!(e.contains("6") && e.contains("1"), "{e}");
+    }
+
+    #[test]
+    fn set_param_by_name() {
+        let mut p = MultinomialNB::default();
+        p.set_param("alpha", "0.25").unwrap();
+        p.set_param("priors", "uniform").unwrap();
+        assert_eq!(
+            p,
+            MultinomialNB::default().alpha(0.25).priors(Priors::Uniform)
+        );
+        assert!(p.set_param("beta", "1").is_err());
+        assert!(p.set_param("alpha", "x").is_err());
+        assert!(MultinomialNB::default().alpha(-1.0).fit(&irbook()).is_err());
+        assert!(MultinomialNB::default()
+            .alpha(f64::NAN)
+            .fit(&irbook())
+            .is_err());
+    }
+
+    #[test]
+    fn top_features_separate_the_classes() {
+        let m = MultinomialNB::default().fit(&irbook()).unwrap();
+        let top = m.top_features(2);
+        // for "no": Tokyo and Japan (features 4, 5); for "yes": Chinese first.
+        let no: Vec<usize> = top[0].iter().map(|t| t.0).collect();
+        assert_eq!(no, vec![4, 5]);
+        assert_eq!(top[1][0].0, 0);
+    }
+}
