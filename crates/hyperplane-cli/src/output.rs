@@ -54,6 +54,6 @@ mod tests {
             vec!["spam".into(), "12".into()],
             vec!["ham".into(), "3".into()],
         ]);
-        assert_eq!(t, "class   n\n--------\nspam   12\nham     3\n");
+        assert_eq!(t, "class   n\n---------\nspam   12\nham     3\n");
     }
 }

@@ -17,8 +17,7 @@ impl Step {
     pub fn start(message: &str) -> Step {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
-                .expect("valid template"),
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("valid template"),
         );
         bar.set_message(message.to_string());
         let delayed = bar.clone();

@@ -10,8 +10,7 @@
 //!
 //! | input | model | features |
 //! |---|---|---|
-//! | text | multinomial-nb, complement-nb, gaussian-nb, categorical-nb | token counts |
-//! | text | bernoulli-nb | token presence (0/1) |
+//! | text | every kind | token presence (0/1); `binary=false` for counts |
 //! | table | categorical-nb | categories as indices; numeric columns binned (`n_bins`, default 10) |
 //! | table | others | numeric columns as they are, categorical columns one-hot |
 //! | matrix | categorical-nb | columns that are not non-negative integers binned |
@@ -27,12 +26,12 @@ use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
 use crate::bayes::{NaiveBayes, NaiveBayesModel};
+use crate::data::csv;
 use crate::data::read::{self, Format, LabelColumn, ReadOptions};
 use crate::data::split::{self, StratifiedKFold};
-use crate::data::csv;
-use crate::data::{labels, Column, Dataset, Features, Label, LabelledInput, RawInput, Table};
+use crate::data::{labels, Dataset, Features, Label, LabelledInput, RawInput};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Params};
+use crate::estimator::{Classifier, Fit, Params};
 use crate::metrics::{self, ClassificationReport};
 use crate::persist;
 use crate::select::{grid_search, GridSearchResult, ParamGrid};
@@ -167,10 +166,10 @@ impl PipelineSpec {
     /// The default pipeline for a model kind (see the module table).
     pub fn new(kind: &str) -> Result<Self> {
         let learner = Learner::from_kind(kind)?;
+        // Token presence rather than counts: on e-mail it is clearly more accurate for
+        // every Naive Bayes kind (BENCHMARKS.md); `binary=false` restores counts.
         let mut vectorizer = Vectorizer::default();
-        if kind == "bernoulli-nb" {
-            vectorizer.set_param("binary", "true")?;
-        }
+        vectorizer.set_param("binary", "true")?;
         Ok(PipelineSpec {
             kind: kind.to_string(),
             learner,
@@ -189,7 +188,11 @@ impl PipelineSpec {
     /// Sets a parameter of the model, the vectorizer or the pipeline, by name.
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
         let in_learner = self.learner.param_values().iter().any(|(n, _)| n == name);
-        let in_vectorizer = self.vectorizer.param_values().iter().any(|(n, _)| n == name);
+        let in_vectorizer = self
+            .vectorizer
+            .param_values()
+            .iter()
+            .any(|(n, _)| n == name);
         if in_learner {
             self.learner.params().set_param(name, value)?;
         } else if in_vectorizer {
@@ -208,7 +211,11 @@ impl PipelineSpec {
                     return Err(Error::param(
                         name,
                         value,
-                        format!("no such parameter for {}; valid names: {}", self.kind, valid.join(", ")),
+                        format!(
+                            "no such parameter for {}; valid names: {}",
+                            self.kind,
+                            valid.join(", ")
+                        ),
                     ));
                 }
             }
@@ -218,7 +225,12 @@ impl PipelineSpec {
     }
 
     fn param_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.learner.param_values().into_iter().map(|(n, _)| n).collect();
+        let mut names: Vec<String> = self
+            .learner
+            .param_values()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
         names.extend(self.vectorizer.param_values().into_iter().map(|(n, _)| n));
         names.extend(PIPELINE_PARAMS.iter().map(|s| s.to_string()));
         names
@@ -238,10 +250,13 @@ impl PipelineSpec {
             ))
         })?;
         if data.input.n_rows() == 0 {
-            return Err(Error::data(format!("{} has no rows", data.source.display())));
+            return Err(Error::data(format!(
+                "{} has no rows",
+                data.source.display()
+            )));
         }
         let (input, x) = self.fit_input(&data.input)?;
-        let (transforms, x) = self.fit_transforms(&data.input, x)?;
+        let (transforms, x) = self.fit_transforms(&input, x)?;
         let dataset = Dataset::new(x, labels)?;
         let model = self.learner.fit(&dataset)?;
         let mut params = self.learner.param_values();
@@ -274,7 +289,7 @@ impl PipelineSpec {
             RawInput::Text(docs) => {
                 let v = self.vectorizer.fit(docs)?;
                 let x = v.transform(docs)?;
-                Ok((InputStage::Text(v), Features::Sparse(x)))
+                Ok((InputStage::Text(Box::new(v)), Features::Sparse(x)))
             }
             RawInput::Table(table) => {
                 let encoding = if self.kind == "categorical-nb" {
@@ -282,7 +297,10 @@ impl PipelineSpec {
                 } else {
                     CategoricalEncoding::OneHot
                 };
-                let enc = TabularEncoder { categorical: encoding }.fit(table)?;
+                let enc = TabularEncoder {
+                    categorical: encoding,
+                }
+                .fit(table)?;
                 let x = enc.transform(table)?;
                 Ok((InputStage::Table(enc), x))
             }
@@ -297,15 +315,15 @@ impl PipelineSpec {
 
     fn fit_transforms(
         &self,
-        raw: &RawInput,
+        input: &InputStage,
         mut x: Features,
     ) -> Result<(Vec<FittedTransform>, Features)> {
         let mut specs = Vec::new();
         if self.kind == "categorical-nb" {
-            let columns = match raw {
-                RawInput::Table(t) => numeric_columns(t),
-                RawInput::Matrix(m) => non_integer_columns(m),
-                RawInput::Text(_) => Vec::new(),
+            let columns = match input {
+                InputStage::Table(enc) => enc.numeric_features(),
+                InputStage::Matrix { .. } => non_integer_columns(&x),
+                InputStage::Text(_) => Vec::new(),
             };
             if !columns.is_empty() {
                 let mut d = self.discretizer.clone();
@@ -326,25 +344,19 @@ impl PipelineSpec {
     }
 }
 
-/// Indices of the numeric columns of a table, which for categorical NB are binned.
-fn numeric_columns(t: &Table) -> Vec<usize> {
-    t.columns
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| matches!(c, Column::Numeric(_)))
-        .map(|(j, _)| j)
-        .collect()
-}
-
 /// Columns holding a value that is not a non-negative integer (so not already categories).
 fn non_integer_columns(x: &Features) -> Vec<usize> {
     let mut continuous = vec![false; x.n_cols()];
     for i in 0..x.n_rows() {
-        crate::with_rows!(x, |m| crate::data::RowAccess::for_each_in_row(m, i, |j, v| {
-            if v < 0.0 || v.fract() != 0.0 {
-                continuous[j] = true;
+        crate::with_rows!(x, |m| crate::data::RowAccess::for_each_in_row(
+            m,
+            i,
+            |j, v| {
+                if v < 0.0 || v.fract() != 0.0 {
+                    continuous[j] = true;
+                }
             }
-        }));
+        ));
     }
     continuous
         .iter()
@@ -354,11 +366,31 @@ fn non_integer_columns(x: &Features) -> Vec<usize> {
         .collect()
 }
 
+/// One line describing a fitted transform, for `inspect`.
+fn describe_transform(t: &FittedTransform) -> String {
+    match t {
+        FittedTransform::Discretize(d) => {
+            let binned: Vec<String> = d
+                .n_bins()
+                .iter()
+                .enumerate()
+                .filter_map(|(j, b)| b.map(|b| format!("{j}:{b}")))
+                .collect();
+            format!(
+                "k-bins discretizer, bins per feature (index:bins) {}",
+                binned.join(" ")
+            )
+        }
+        FittedTransform::StandardScale(_) => "standard scaler (x - mean) / std".to_string(),
+        FittedTransform::MinMaxScale(_) => "min-max scaler to a fixed range".to_string(),
+    }
+}
+
 /// The fitted first stage: what turns raw samples into features.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum InputStage {
     /// Documents through a fitted vectorizer.
-    Text(FittedVectorizer),
+    Text(Box<FittedVectorizer>),
     /// CSV tables through a fitted encoder.
     Table(FittedTabularEncoder),
     /// LIBSVM matrices used as they are.
@@ -427,6 +459,11 @@ impl Pipeline {
 
     /// Raw samples -> the model's features.
     pub fn features(&self, raw: &RawInput) -> Result<Features> {
+        self.features_from(raw, Path::new(""))
+    }
+
+    /// Raw samples read from `source` -> the model's features; errors name `source`.
+    fn features_from(&self, raw: &RawInput, source: &Path) -> Result<Features> {
         let mismatch = || {
             Error::data(format!(
                 "this model was trained on {} but the input is {}",
@@ -436,7 +473,7 @@ impl Pipeline {
         };
         let mut x = match (&self.input, raw) {
             (InputStage::Text(v), RawInput::Text(docs)) => Features::Sparse(v.transform(docs)?),
-            (InputStage::Table(enc), RawInput::Table(t)) => enc.transform(t)?,
+            (InputStage::Table(enc), RawInput::Table(t)) => enc.transform_source(t, source)?,
             (InputStage::Matrix { .. }, RawInput::Matrix(m)) => m.clone(),
             _ => return Err(mismatch()),
         };
@@ -464,19 +501,31 @@ impl Pipeline {
                 None => (0..v.n_features()).map(|j| format!("hash{j}")).collect(),
             },
             InputStage::Table(enc) => enc.feature_names(),
-            InputStage::Matrix { n_features } => (1..=*n_features).map(|j| format!("x{j}")).collect(),
+            InputStage::Matrix { n_features } => {
+                (1..=*n_features).map(|j| format!("x{j}")).collect()
+            }
         }
     }
 
     /// The `k` most indicative features of each class, by name.
     pub fn top_features(&self, k: usize) -> Vec<(Label, Vec<(String, f64)>)> {
         let names = self.feature_names();
-        let name = |j: usize| names.get(j).cloned().unwrap_or_else(|| format!("feature{j}"));
+        let name = |j: usize| {
+            names
+                .get(j)
+                .cloned()
+                .unwrap_or_else(|| format!("feature{j}"))
+        };
         self.model
             .top_features(k)
             .into_iter()
             .zip(self.classes())
-            .map(|(top, c)| (c.clone(), top.into_iter().map(|(j, s)| (name(j), s)).collect()))
+            .map(|(top, c)| {
+                (
+                    c.clone(),
+                    top.into_iter().map(|(j, s)| (name(j), s)).collect(),
+                )
+            })
             .collect()
     }
 
@@ -536,7 +585,9 @@ impl Pipeline {
         })?;
         let classes = self.classes();
         let y_true = labels::encode_with(classes, labels)?;
-        let proba = self.predict_proba(&data.input)?;
+        let proba = self
+            .model
+            .predict_proba(&self.features_from(&data.input, &data.source)?)?;
         let y_pred: Vec<usize> = proba
             .rows()
             .into_iter()
@@ -618,7 +669,10 @@ impl PipelineSpec {
         seed: u64,
     ) -> Result<Tuning> {
         let labels = data.labels.as_ref().ok_or_else(|| {
-            Error::data(format!("{} has no labels; tuning needs them", data.source.display()))
+            Error::data(format!(
+                "{} has no labels; tuning needs them",
+                data.source.display()
+            ))
         })?;
         let (_, codes) = labels::encode(labels);
         let folds = match validation {
@@ -628,10 +682,11 @@ impl PipelineSpec {
             }
         };
         // Validate every setting before any fitting, so a typo fails fast.
-        for candidate in grid.candidates() {
+        let candidates = grid.candidates();
+        for candidate in &candidates {
             self.with_params(candidate)?;
         }
-        let result = grid_search(grid.candidates(), &folds, |params, train, test| {
+        let result = grid_search(&candidates, &folds, |params, train, test| {
             let fitted = self.with_params(params)?.fit(&data.select_rows(train))?;
             Ok(fitted.evaluate(&data.select_rows(test))?.accuracy)
         })?;
@@ -673,7 +728,13 @@ impl Pipeline {
     pub fn summary(&self, top: usize) -> Summary {
         let (vocabulary_size, categorical_columns) = match &self.input {
             InputStage::Text(v) => (v.feature_names().map(<[String]>::len), Vec::new()),
-            InputStage::Table(enc) => (None, enc.categorical_columns()),
+            InputStage::Table(enc) => (
+                None,
+                enc.categorical_columns()
+                    .into_iter()
+                    .map(|(c, cats)| (c.to_string(), cats.to_vec()))
+                    .collect(),
+            ),
             InputStage::Matrix { .. } => (None, Vec::new()),
         };
         Summary {
@@ -683,7 +744,7 @@ impl Pipeline {
             n_features: self.model.n_features(),
             vocabulary_size,
             n_train: self.n_train,
-            transforms: self.transforms.iter().map(|t| format!("{t}")).collect(),
+            transforms: self.transforms.iter().map(describe_transform).collect(),
             categorical_columns,
             classes: self.classes().to_vec(),
             priors: self.model.class_priors(),
@@ -714,8 +775,11 @@ impl Pipeline {
             opts.label = if shape.names.len() == fitted.len() {
                 LabelColumn::None
             } else if shape.names.len() == fitted.len() + 1 && shape.has_header {
-                let extra: Vec<&String> =
-                    shape.names.iter().filter(|n| !fitted.contains(n)).collect();
+                let extra: Vec<&String> = shape
+                    .names
+                    .iter()
+                    .filter(|n| !fitted.contains(&n.as_str()))
+                    .collect();
                 match extra[..] {
                     [one] => LabelColumn::Name(one.clone()),
                     _ => LabelColumn::Last,

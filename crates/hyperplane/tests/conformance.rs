@@ -76,10 +76,16 @@ fn non_finite_values_are_rejected_at_fit_and_predict() {
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             let (mut x, y) = counts(2, 30);
             x[[4, 2]] = bad;
-            let e = fit(kind, &labelled(Features::Dense(x.clone()), &y, &default_names()))
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains("row 4") && e.contains("feature 2"), "{kind}: {e}");
+            let e = fit(
+                kind,
+                &labelled(Features::Dense(x.clone()), &y, &default_names()),
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.contains("row 4") && e.contains("feature 2"),
+                "{kind}: {e}"
+            );
             let model = fit(kind, &data(false)).unwrap();
             let e = model.predict(&Features::Dense(x)).unwrap_err().to_string();
             assert!(e.contains("predict") && e.contains("row 4"), "{kind}: {e}");
@@ -97,8 +103,11 @@ fn empty_inputs_are_rejected() {
         let no_rows = Dataset::new(Features::Dense(Array2::zeros((0, 3))), &[]).unwrap();
         let e = fit(kind, &no_rows).unwrap_err().to_string();
         assert!(e.contains("0 samples"), "{kind}: {e}");
-        let no_cols = Dataset::new(Features::Dense(Array2::zeros((2, 0))), &[1.into(), 2.into()])
-            .unwrap();
+        let no_cols = Dataset::new(
+            Features::Dense(Array2::zeros((2, 0))),
+            &[1.into(), 2.into()],
+        )
+        .unwrap();
         let e = fit(kind, &no_cols).unwrap_err().to_string();
         assert!(e.contains("0 features"), "{kind}: {e}");
     });
@@ -107,8 +116,11 @@ fn empty_inputs_are_rejected() {
 #[test]
 fn one_sample_one_feature_and_one_class_are_handled() {
     each_kind(|kind, _| {
-        let one = Dataset::new(Features::Dense(Array2::from_elem((1, 1), 2.0)), &["only".into()])
-            .unwrap();
+        let one = Dataset::new(
+            Features::Dense(Array2::from_elem((1, 1), 2.0)),
+            &["only".into()],
+        )
+        .unwrap();
         let m = fit(kind, &one).unwrap();
         assert_eq!(m.predict(one.x()).unwrap(), vec![Label::from("only")]);
         let p = m.predict_proba(one.x()).unwrap();
@@ -117,7 +129,11 @@ fn one_sample_one_feature_and_one_class_are_handled() {
         let (x, _) = counts(3, 30);
         let single = Dataset::new(Features::Dense(x), &vec![Label::Int(7); 30]).unwrap();
         let m = fit(kind, &single).unwrap();
-        assert!(m.predict(single.x()).unwrap().iter().all(|l| *l == Label::Int(7)));
+        assert!(m
+            .predict(single.x())
+            .unwrap()
+            .iter()
+            .all(|l| *l == Label::Int(7)));
     });
 }
 
@@ -156,7 +172,11 @@ fn labels_of_every_kind_round_trip() {
             assert_eq!(m.classes(), &expected[..], "{kind}");
             let pred = m.predict(ds.x()).unwrap();
             assert!(pred.iter().all(|l| names.contains(l)), "{kind}: {pred:?}");
-            let acc = pred.iter().zip(ds.labels()).filter(|(p, t)| **p == *t).count();
+            let acc = pred
+                .iter()
+                .zip(ds.labels())
+                .filter(|(p, t)| **p == *t)
+                .count();
             assert!(acc * 2 > pred.len(), "{kind}: training accuracy too low");
         }
     });
@@ -186,7 +206,11 @@ fn integer_weights_equal_repeated_rows() {
 fn fitting_twice_gives_the_same_model() {
     each_kind(|kind, sparse| {
         let ds = data(sparse);
-        assert_eq!(json(&fit(kind, &ds).unwrap()), json(&fit(kind, &ds).unwrap()), "{kind}");
+        assert_eq!(
+            json(&fit(kind, &ds).unwrap()),
+            json(&fit(kind, &ds).unwrap()),
+            "{kind}"
+        );
     });
 }
 

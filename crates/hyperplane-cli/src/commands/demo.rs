@@ -84,10 +84,12 @@ pub fn demo(a: DemoArgs) -> Result<()> {
         }));
         return Ok(());
     }
-    println!("SpamAssassin public corpus: {} messages ({} ham, {} spam)",
+    println!(
+        "SpamAssassin public corpus: {} messages ({} ham, {} spam)",
         codes.len(),
         codes.iter().filter(|&&c| c != spam_idx).count(),
-        codes.iter().filter(|&&c| c == spam_idx).count());
+        codes.iter().filter(|&&c| c == spam_idx).count()
+    );
     println!(
         "stratified split (seed {}): {} for training, {} for testing\n",
         a.seed,
@@ -96,9 +98,16 @@ pub fn demo(a: DemoArgs) -> Result<()> {
     );
     println!("Smoothing strength alpha chosen on a {validation} of the training messages:");
     println!("{}", tuning.result);
-    let best_alpha: Vec<String> = tuning.best_params().iter().map(|(n, v)| format!("{n}={v}")).collect();
+    let best_alpha: Vec<String> = tuning
+        .best_params()
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
     println!("best: {}\n", best_alpha.join(" "));
-    println!("Test set ({} messages never seen in training):", eval.n_samples);
+    println!(
+        "Test set ({} messages never seen in training):",
+        eval.n_samples
+    );
     println!(
         "  accuracy {:.4}   spam precision {:.4}   spam recall {:.4}\n",
         eval.accuracy, spam_stats.precision, spam_stats.recall
@@ -106,7 +115,10 @@ pub fn demo(a: DemoArgs) -> Result<()> {
     println!("{}", eval.report);
     let words: Vec<String> = top.iter().map(|(w, _)| w.clone()).collect();
     println!("Words that most indicate spam: {}\n", words.join(", "));
-    println!("Saved the model to {}; classifying two new messages with it:", a.out.display());
+    println!(
+        "Saved the model to {}; classifying two new messages with it:",
+        a.out.display()
+    );
     for (i, s) in SAMPLES.iter().enumerate() {
         let subject = s.lines().next().unwrap_or("");
         println!(
@@ -116,6 +128,9 @@ pub fn demo(a: DemoArgs) -> Result<()> {
             subject
         );
     }
-    println!("\nDone in {seconds:.2} s. Next: hyperplane inspect --model {}", a.out.display());
+    println!(
+        "\nDone in {seconds:.2} s. Next: hyperplane inspect --model {}",
+        a.out.display()
+    );
     Ok(())
 }

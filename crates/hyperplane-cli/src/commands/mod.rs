@@ -170,7 +170,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         None => Validation::KFold(a.cv.unwrap_or(5)),
     };
     let tuning = {
-        let _s = Step::start(&format!("trying {} settings", grid.len()));
+        let _s = Step::start(&format!("trying {} settings", grid.n_candidates()));
         spec.tune(&data, &grid, validation, a.seed)?
     };
     let best = tuning.best_spec(&spec)?;
@@ -190,7 +190,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
             "saved": saved,
         }));
     } else {
-        println!("{} ({} setting(s))\n", validation, grid.len());
+        println!("{} ({} setting(s))\n", validation, grid.n_candidates());
         println!("{}", tuning.result);
         let best: Vec<String> = tuning
             .best_params()
@@ -199,7 +199,10 @@ pub fn tune(a: TuneArgs) -> Result<()> {
             .collect();
         println!("best: {}", best.join(" "));
         if let Some(out) = saved {
-            println!("saved the best setting, refitted on all rows, to {}", out.display());
+            println!(
+                "saved the best setting, refitted on all rows, to {}",
+                out.display()
+            );
         }
     }
     Ok(())
@@ -213,7 +216,11 @@ pub fn inspect(a: InspectArgs) -> Result<()> {
         return Ok(());
     }
     println!("model        {}", summary.kind);
-    let params: Vec<String> = summary.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    let params: Vec<String> = summary
+        .params
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
     println!("parameters   {}", params.join(" "));
     println!("input        {}", summary.input);
     println!("features     {}", summary.n_features);
@@ -238,7 +245,10 @@ pub fn inspect(a: InspectArgs) -> Result<()> {
     }
     print!("{}", table(&rows));
     for (class, top) in &summary.top_features {
-        println!("\ntop features of class {class} (score: {}):", summary.top_feature_score);
+        println!(
+            "\ntop features of class {class} (score: {}):",
+            summary.top_feature_score
+        );
         let words: Vec<String> = top.iter().map(|(n, s)| format!("{n} ({s:.2})")).collect();
         println!("  {}", words.join(", "));
     }

@@ -262,7 +262,12 @@ impl CategoricalNB {
 }
 
 /// A fitted categorical Naive Bayes model.
+///
+/// A model file holds only the params and the statistics; the tables are derived again on
+/// loading, so they always agree with the statistics and `-inf` entries (alpha = 0) never
+/// have to pass through JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "CategoricalNBModelRepr", into = "CategoricalNBModelRepr")]
 pub struct CategoricalNBModel {
     params: CategoricalNB,
     stats: CategoryCounts,
@@ -480,5 +485,28 @@ mod tests {
         let (a, b) = (p.fit(&d).unwrap(), p.fit(&s).unwrap());
         assert_eq!(a.n_categories(), &[5, 5]);
         assert_eq!(a.feature_log_prob(), b.feature_log_prob());
+    }
+}
+
+/// What a model file holds of a [`CategoricalNBModel`].
+#[derive(Serialize, Deserialize)]
+struct CategoricalNBModelRepr {
+    params: CategoricalNB,
+    stats: CategoryCounts,
+}
+
+impl TryFrom<CategoricalNBModelRepr> for CategoricalNBModel {
+    type Error = Error;
+    fn try_from(r: CategoricalNBModelRepr) -> Result<Self> {
+        r.params.finish(r.stats)
+    }
+}
+
+impl From<CategoricalNBModel> for CategoricalNBModelRepr {
+    fn from(m: CategoricalNBModel) -> Self {
+        CategoricalNBModelRepr {
+            params: m.params,
+            stats: m.stats,
+        }
     }
 }

@@ -215,8 +215,16 @@ pub(crate) fn fit_counts<P: CountParams>(params: &P, data: &Dataset) -> Result<C
 
 /// A fitted count model (MultinomialNB, BernoulliNB or ComplementNB): its params, its
 /// statistics (so it can keep training) and the tables derived from them.
+///
+/// A model file holds only the params and the statistics; the tables are derived again on
+/// loading, so they always agree with the statistics and `-inf` entries (alpha = 0) never
+/// have to pass through JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "P: CountParams")]
+#[serde(
+    bound = "P: CountParams",
+    try_from = "CountNBRepr<P>",
+    into = "CountNBRepr<P>"
+)]
 pub struct CountNBModel<P> {
     params: P,
     stats: FeatureCounts,
@@ -390,5 +398,29 @@ mod tests {
             vec![f64::NEG_INFINITY]
         );
         assert_eq!(log_ratios([0.0].into_iter(), 0.0, 4), vec![-(4f64.ln())]);
+    }
+}
+
+/// What a model file holds of a [`CountNBModel`].
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "P: CountParams")]
+struct CountNBRepr<P> {
+    params: P,
+    stats: FeatureCounts,
+}
+
+impl<P: CountParams> TryFrom<CountNBRepr<P>> for CountNBModel<P> {
+    type Error = Error;
+    fn try_from(r: CountNBRepr<P>) -> Result<Self> {
+        CountNBModel::from_statistics(r.params, r.stats)
+    }
+}
+
+impl<P: CountParams> From<CountNBModel<P>> for CountNBRepr<P> {
+    fn from(m: CountNBModel<P>) -> Self {
+        CountNBRepr {
+            params: m.params,
+            stats: m.stats,
+        }
     }
 }

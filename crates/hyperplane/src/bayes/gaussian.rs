@@ -275,7 +275,12 @@ impl GaussianNB {
 }
 
 /// A fitted Gaussian Naive Bayes model.
+///
+/// A model file holds only the params and the statistics; the tables are derived again on
+/// loading, so they always agree with the statistics and `-inf` entries (alpha = 0) never
+/// have to pass through JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "GaussianNBModelRepr", into = "GaussianNBModelRepr")]
 pub struct GaussianNBModel {
     params: GaussianNB,
     stats: GaussianMoments,
@@ -486,5 +491,28 @@ mod tests {
         let top = m.top_features(1);
         assert_eq!(top[0][0].0, 0);
         assert!(top[0][0].1 < 0.0 && top[1][0].1 > 0.0);
+    }
+}
+
+/// What a model file holds of a [`GaussianNBModel`].
+#[derive(Serialize, Deserialize)]
+struct GaussianNBModelRepr {
+    params: GaussianNB,
+    stats: GaussianMoments,
+}
+
+impl TryFrom<GaussianNBModelRepr> for GaussianNBModel {
+    type Error = Error;
+    fn try_from(r: GaussianNBModelRepr) -> Result<Self> {
+        r.params.finish(r.stats)
+    }
+}
+
+impl From<GaussianNBModel> for GaussianNBModelRepr {
+    fn from(m: GaussianNBModel) -> Self {
+        GaussianNBModelRepr {
+            params: m.params,
+            stats: m.stats,
+        }
     }
 }

@@ -253,6 +253,16 @@ impl NaiveBayesModel {
     pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
         each!(self, NaiveBayesModel, |m| m.top_features(k))
     }
+
+    /// What the scores of [`NaiveBayesModel::top_features`] mean.
+    pub fn top_feature_score(&self) -> &'static str {
+        match self {
+            NaiveBayesModel::Gaussian(_) => {
+                "standardized mean difference (theta_cj - mean of other classes) / sigma_j"
+            }
+            _ => "log-odds ln P(x_j | c) - ln mean over other classes of P(x_j | c')",
+        }
+    }
 }
 
 impl Classifier for NaiveBayesModel {

@@ -2,7 +2,7 @@
 //!
 //! Every algorithm is written once against [`RowAccess`] and monomorphised for both
 //! storages; [`Features`] holds either and dispatches once per call with
-//! [`Features::with_rows`], never per element. Sparse input is never densified.
+//! [`with_rows!`](crate::with_rows), never per element. Sparse input is never densified.
 
 use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
