@@ -249,7 +249,7 @@ pub fn inspect(a: InspectArgs) -> Result<()> {
             "\ntop features of class {class} (score: {}):",
             summary.top_feature_score
         );
-        let words: Vec<String> = top.iter().map(|(n, s)| format!("{n} ({s:.2})")).collect();
+        let words: Vec<String> = top.iter().map(|(n, s)| format!("{n} ({s:.2e})")).collect();
         println!("  {}", words.join(", "));
     }
     Ok(())

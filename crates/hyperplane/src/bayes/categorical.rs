@@ -319,8 +319,9 @@ impl CategoricalNBModel {
         self.params.finish(stats)
     }
 
-    /// The `k` features with the largest log-odds per class; a feature's score is the
-    /// largest log-odds of its categories, `max_v [ln P(x_j=v|c) - ln mean_{c'!=c} P(x_j=v|c')]`.
+    /// The `k` features with the largest evidence per class; a feature's score is the
+    /// largest evidence of its categories,
+    /// `max_v P(x_j=v|c) [ln P(x_j=v|c) - ln mean_{c'!=c} P(x_j=v|c')]`.
     pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
         let nc = self.class_log_prior.len();
         let mut scores = vec![vec![f64::NEG_INFINITY; self.n_categories.len()]; nc];
@@ -329,7 +330,7 @@ impl CategoricalNBModel {
                 .iter()
                 .map(|r| r.iter().map(|v| v.exp()).collect())
                 .collect();
-            for (c, odds) in explain::log_odds(&p).into_iter().enumerate() {
+            for (c, odds) in explain::evidence(&p).into_iter().enumerate() {
                 scores[c][j] = odds.into_iter().fold(f64::NEG_INFINITY, f64::max);
             }
         }

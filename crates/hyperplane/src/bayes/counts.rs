@@ -288,10 +288,10 @@ impl<P: CountParams> CountNBModel<P> {
         Self::from_statistics(self.params.clone(), stats)
     }
 
-    /// The `k` features with the largest log-odds per class (see the module doc).
+    /// The `k` features with the largest evidence per class (see the module doc).
     pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
         let p = self.params.conditional(&self.stats, &self.feature_log_prob);
-        explain::top_k(&explain::log_odds(&p), k, false)
+        explain::top_k(&explain::evidence(&p), k, false)
     }
 
     fn joint_log_likelihood(&self, x: &Features) -> Result<JointLogLikelihood> {

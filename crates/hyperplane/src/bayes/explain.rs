@@ -1,10 +1,14 @@
 //! Which features separate the classes: the scores behind `top_features`.
 
-/// Log-odds of each feature for each class against the others,
-/// `s_cj = ln P(x_j | c) - ln( mean_{c' != c} P(x_j | c') )`, from class-conditional
-/// probabilities `p[c][j]`. When both probabilities are 0 the score is 0. With a single
-/// class there is nothing to compare with and every row is empty.
-pub(crate) fn log_odds(p: &[Vec<f64>]) -> Vec<Vec<f64>> {
+/// Evidence of each feature for each class against the others: its log-odds weighted by
+/// how often it occurs in the class,
+/// `s_cj = P(x_j | c) (ln P(x_j | c) - ln mean_{c' != c} P(x_j | c'))`,
+/// the feature's term in the Kullback-Leibler divergence of the class from the others.
+/// Plain log-odds would rank first the rarest words seen once in one class; the weight
+/// ranks words that are both typical and discriminative. `p[c][j]` are class-conditional
+/// probabilities. When both probabilities are 0 the score is 0. With a single class there
+/// is nothing to compare with and every row is empty.
+pub(crate) fn evidence(p: &[Vec<f64>]) -> Vec<Vec<f64>> {
     let nc = p.len();
     if nc < 2 {
         return vec![Vec::new(); nc];
@@ -17,10 +21,10 @@ pub(crate) fn log_odds(p: &[Vec<f64>]) -> Vec<Vec<f64>> {
                 .zip(&total)
                 .map(|(&pc, &t)| {
                     let other = (t - pc).max(0.0) / (nc - 1) as f64;
-                    if pc == other {
+                    if pc == other || pc == 0.0 {
                         0.0
                     } else {
-                        pc.ln() - other.ln()
+                        pc * (pc.ln() - other.ln())
                     }
                 })
                 .collect()
@@ -48,13 +52,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn log_odds_against_the_mean_of_the_others() {
-        let s = log_odds(&[vec![0.5, 0.1], vec![0.1, 0.1], vec![0.3, 0.1]]);
-        assert!((s[0][0] - (0.5f64.ln() - 0.2f64.ln())).abs() < 1e-12);
+    fn evidence_against_the_mean_of_the_others() {
+        let s = evidence(&[vec![0.5, 0.1], vec![0.1, 0.1], vec![0.3, 0.1]]);
+        assert!((s[0][0] - 0.5 * (0.5f64.ln() - 0.2f64.ln())).abs() < 1e-12);
+        assert!((s[1][0] - 0.1 * (0.1f64.ln() - 0.4f64.ln())).abs() < 1e-12);
         assert!(s[0][1].abs() < 1e-12);
-        assert!(log_odds(&[vec![1.0]])[0].is_empty());
+        assert!(evidence(&[vec![1.0]])[0].is_empty());
         assert_eq!(
-            log_odds(&[vec![0.0], vec![0.0]]),
+            evidence(&[vec![0.0], vec![0.0]]),
             vec![vec![0.0], vec![0.0]]
         );
     }

@@ -47,8 +47,11 @@
 //! # Explaining a model
 //!
 //! `top_features(k)` lists per class the `k` features that most separate it from the
-//! others: for the discrete models the log-odds `ln P(x_j | c) - ln mean_{c' != c} P(x_j | c')`
-//! (for a spam filter: the words most typical of spam against ham), for [`GaussianNB`] the
+//! others: for the discrete models the evidence
+//! `P(x_j | c) (ln P(x_j | c) - ln mean_{c' != c} P(x_j | c'))`, the feature's term in the
+//! Kullback-Leibler divergence of the class from the others (log-odds weighted by how often
+//! the feature occurs, so a word seen once in spam does not outrank "click"); for a spam
+//! filter, the words most typical of spam against ham. For [`GaussianNB`], the
 //! standardized mean difference.
 //!
 //! # When not to use Naive Bayes
@@ -260,7 +263,7 @@ impl NaiveBayesModel {
             NaiveBayesModel::Gaussian(_) => {
                 "standardized mean difference (theta_cj - mean of other classes) / sigma_j"
             }
-            _ => "log-odds ln P(x_j | c) - ln mean over other classes of P(x_j | c')",
+            _ => "evidence P(x_j | c) (ln P(x_j | c) - ln mean over other classes of P(x_j | c'))",
         }
     }
 }
