@@ -287,8 +287,7 @@ impl PipelineSpec {
     fn fit_input(&self, raw: &RawInput) -> Result<(InputStage, Features)> {
         match raw {
             RawInput::Text(docs) => {
-                let v = self.vectorizer.fit(docs)?;
-                let x = v.transform(docs)?;
+                let (v, x) = self.vectorizer.fit_transform(docs)?;
                 Ok((InputStage::Text(Box::new(v)), Features::Sparse(x)))
             }
             RawInput::Table(table) => {

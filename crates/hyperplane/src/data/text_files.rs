@@ -116,7 +116,11 @@ pub fn read_dir(path: &Path) -> Result<LabelledInput> {
         .par_iter()
         .map(|p| {
             fs::read(p)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .map(|b| {
+                    // Valid UTF-8 (almost every document) is taken without a copy.
+                    String::from_utf8(b)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+                })
                 .map_err(|e| Error::io(p, e))
         })
         .collect::<Result<Vec<String>>>()?;
