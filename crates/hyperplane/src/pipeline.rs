@@ -17,8 +17,9 @@
 //! | matrix | others | as read |
 //!
 //! Parameters are routed by name: the model's own (`alpha`, `priors`...), then the
-//! vectorizer's (`binary`, `min_df`, `ngram_max`...), then `n_bins` / `bin_strategy` of the
-//! discretizer and `scale=standard|minmax|none`.
+//! vectorizer's (`binary`, `min_df`, `ngram_max`...), then the pipeline's:
+//! `vectorizer=count|tfidf|hashing`, `n_bins` / `bin_strategy` of the discretizer and
+//! `scale=standard|minmax|none`.
 
 use std::path::Path;
 
@@ -35,7 +36,7 @@ use crate::estimator::{Classifier, Fit, Params};
 use crate::metrics::{self, ClassificationReport};
 use crate::persist;
 use crate::select::{grid_search, GridSearchResult, ParamGrid};
-use crate::text::{FittedVectorizer, Vectorizer};
+use crate::text::{FittedVectorizer, HashingVectorizer, Vectorizer};
 use crate::transform::{
     CategoricalEncoding, FittedTabularEncoder, FittedTransform, KBinsDiscretizer, TabularEncoder,
     Transform,
@@ -156,27 +157,45 @@ pub struct PipelineSpec {
     vectorizer: Vectorizer,
     discretizer: KBinsDiscretizer,
     scale: String,
-    /// Names set explicitly, so per-kind defaults never override the user.
-    explicit: Vec<String>,
+    /// Vectorizer settings the user made, re-applied when the vectorizer kind changes.
+    vectorizer_settings: Vec<(String, String)>,
 }
 
-const PIPELINE_PARAMS: &[&str] = &["n_bins", "bin_strategy", "scale"];
+const PIPELINE_PARAMS: &[&str] = &["vectorizer", "n_bins", "bin_strategy", "scale"];
+
+/// The text vectorizer of a kind (`count`, `tfidf`, `hashing`), with the pipeline default
+/// of token presence rather than counts: on e-mail it is clearly more accurate for every
+/// Naive Bayes kind (BENCHMARKS.md); `binary=false` restores counts.
+fn vectorizer(kind: &str) -> Result<Vectorizer> {
+    let mut v = match kind {
+        "count" => Vectorizer::default(),
+        "tfidf" => Vectorizer::tfidf(),
+        "hashing" => Vectorizer::Hashing(HashingVectorizer::default()),
+        _ => {
+            return Err(Error::param(
+                "vectorizer",
+                kind,
+                "choose one of count, tfidf, hashing",
+            ))
+        }
+    };
+    if kind != "tfidf" {
+        v.set_param("binary", "true")?;
+    }
+    Ok(v)
+}
 
 impl PipelineSpec {
     /// The default pipeline for a model kind (see the module table).
     pub fn new(kind: &str) -> Result<Self> {
         let learner = Learner::from_kind(kind)?;
-        // Token presence rather than counts: on e-mail it is clearly more accurate for
-        // every Naive Bayes kind (BENCHMARKS.md); `binary=false` restores counts.
-        let mut vectorizer = Vectorizer::default();
-        vectorizer.set_param("binary", "true")?;
         Ok(PipelineSpec {
             kind: kind.to_string(),
             learner,
-            vectorizer,
+            vectorizer: vectorizer("count")?,
             discretizer: KBinsDiscretizer::default(),
             scale: "none".into(),
-            explicit: Vec::new(),
+            vectorizer_settings: Vec::new(),
         })
     }
 
@@ -197,8 +216,17 @@ impl PipelineSpec {
             self.learner.params().set_param(name, value)?;
         } else if in_vectorizer {
             self.vectorizer.set_param(name, value)?;
+            self.vectorizer_settings
+                .push((name.to_string(), value.to_string()));
         } else {
             match name {
+                "vectorizer" => {
+                    let mut v = vectorizer(value)?;
+                    for (n, val) in &self.vectorizer_settings {
+                        v.set_param(n, val)?;
+                    }
+                    self.vectorizer = v;
+                }
                 "n_bins" => self.discretizer.set_param("n_bins", value)?,
                 "bin_strategy" => self.discretizer.set_param("strategy", value)?,
                 "scale" => {
@@ -220,7 +248,6 @@ impl PipelineSpec {
                 }
             }
         }
-        self.explicit.push(name.to_string());
         Ok(())
     }
 
@@ -259,29 +286,29 @@ impl PipelineSpec {
         let (transforms, x) = self.fit_transforms(&input, x)?;
         let dataset = Dataset::new(x, labels)?;
         let model = self.learner.fit(&dataset)?;
-        let mut params = self.learner.param_values();
-        params.extend(self.explicit_pipeline_params());
+        let mut preprocessing = Vec::new();
+        if let InputStage::Text(_) = input {
+            preprocessing.push(("vectorizer".to_string(), self.vectorizer.kind().to_string()));
+            preprocessing.extend(self.vectorizer.param_values());
+        }
+        if transforms
+            .iter()
+            .any(|t| matches!(t, FittedTransform::Discretize(_)))
+        {
+            preprocessing.extend(self.discretizer.param_values());
+        }
+        if self.scale != "none" {
+            preprocessing.push(("scale".into(), self.scale.clone()));
+        }
         Ok(Pipeline {
             kind: self.kind.clone(),
-            params,
+            params: self.learner.param_values(),
+            preprocessing,
             input,
             transforms,
             model,
             n_train: dataset.n_samples(),
         })
-    }
-
-    fn explicit_pipeline_params(&self) -> Vec<(String, String)> {
-        let mut out: Vec<(String, String)> = self
-            .vectorizer
-            .param_values()
-            .into_iter()
-            .filter(|(n, _)| self.explicit.contains(n))
-            .collect();
-        if self.scale != "none" {
-            out.push(("scale".into(), self.scale.clone()));
-        }
-        out
     }
 
     fn fit_input(&self, raw: &RawInput) -> Result<(InputStage, Features)> {
@@ -420,6 +447,8 @@ fn describe_raw(raw: &RawInput) -> &'static str {
 pub struct Pipeline {
     kind: String,
     params: Vec<(String, String)>,
+    /// Settings of the input stage and transforms (vectorizer, binning, scaling).
+    preprocessing: Vec<(String, String)>,
     input: InputStage,
     transforms: Vec<FittedTransform>,
     model: Model,
@@ -431,9 +460,13 @@ impl Pipeline {
     pub fn kind(&self) -> &str {
         &self.kind
     }
-    /// The parameters it was fitted with.
+    /// The model parameters it was fitted with.
     pub fn params(&self) -> &[(String, String)] {
         &self.params
+    }
+    /// The settings of its input stage and transforms.
+    pub fn preprocessing(&self) -> &[(String, String)] {
+        &self.preprocessing
     }
     /// The fitted model.
     pub fn model(&self) -> &Model {
@@ -698,6 +731,7 @@ impl PipelineSpec {
 pub struct Summary {
     pub kind: String,
     pub params: Vec<(String, String)>,
+    pub preprocessing: Vec<(String, String)>,
     /// The input the pipeline takes.
     pub input: String,
     /// Features the model sees (after the input stage and transforms).
@@ -739,6 +773,7 @@ impl Pipeline {
         Summary {
             kind: self.kind.clone(),
             params: self.params.clone(),
+            preprocessing: self.preprocessing.clone(),
             input: self.input.describe().to_string(),
             n_features: self.model.n_features(),
             vocabulary_size,

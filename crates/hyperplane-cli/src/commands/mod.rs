@@ -222,6 +222,14 @@ pub fn inspect(a: InspectArgs) -> Result<()> {
         .map(|(n, v)| format!("{n}={v}"))
         .collect();
     println!("parameters   {}", params.join(" "));
+    if !summary.preprocessing.is_empty() {
+        let pre: Vec<String> = summary
+            .preprocessing
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        println!("input stage  {}", pre.join(" "));
+    }
     println!("input        {}", summary.input);
     println!("features     {}", summary.n_features);
     if let Some(v) = summary.vocabulary_size {
