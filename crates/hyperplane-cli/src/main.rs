@@ -196,7 +196,13 @@ fn main() -> ExitCode {
         Command::Demo(a) => commands::demo(a),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(text) => match output::emit(&text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: writing the output: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Err(e) => {
             eprintln!("error: {}", e.to_string().replace('\n', " "));
             ExitCode::FAILURE

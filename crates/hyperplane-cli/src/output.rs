@@ -37,12 +37,38 @@ pub fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
-/// Prints a value as pretty JSON on stdout.
-pub fn print_json(value: &serde_json::Value) {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(value).expect("JSON values always serialize")
-    );
+/// A value as pretty JSON, with a final newline.
+pub fn json_text(value: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("JSON values always serialize");
+    s.push('\n');
+    s
+}
+
+/// Appends one formatted line to a `String` (commands build their whole output, then
+/// [`emit`] writes it).
+#[macro_export]
+macro_rules! outln {
+    ($out:expr) => {
+        $out.push('\n')
+    };
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = ::std::fmt::Write::write_fmt(&mut $out, format_args!($($arg)*));
+        $out.push('\n');
+    }};
+}
+
+/// Writes a command's output to stdout. A closed pipe (`hyperplane predict ... | head`) is
+/// not an error: the reader has what it wanted.
+pub fn emit(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 #[cfg(test)]

@@ -295,7 +295,13 @@ impl PipelineSpec {
             .iter()
             .any(|t| matches!(t, FittedTransform::Discretize(_)))
         {
-            preprocessing.extend(self.discretizer.param_values());
+            // Which columns are binned is shown by the fitted transform itself.
+            preprocessing.extend(
+                self.discretizer
+                    .param_values()
+                    .into_iter()
+                    .filter(|(n, _)| n != "columns"),
+            );
         }
         if self.scale != "none" {
             preprocessing.push(("scale".into(), self.scale.clone()));

@@ -10,7 +10,8 @@ use hyperplane::select::ParamGrid;
 use hyperplane::{Error, Result};
 use serde_json::json;
 
-use crate::output::print_json;
+use crate::outln;
+use crate::output::json_text;
 use crate::progress::Step;
 use crate::DemoArgs;
 
@@ -25,7 +26,8 @@ const SAMPLES: [&str; 2] = [
      the tests pass on my Debian box now. Let's discuss the release on the list tomorrow.",
 ];
 
-pub fn demo(a: DemoArgs) -> Result<()> {
+pub fn demo(a: DemoArgs) -> Result<String> {
+    let mut out = String::new();
     let started = Instant::now();
     let input = {
         let _s = Step::start("unpacking the built-in SpamAssassin corpus");
@@ -69,7 +71,7 @@ pub fn demo(a: DemoArgs) -> Result<()> {
     let seconds = started.elapsed().as_secs_f64();
 
     if a.json {
-        print_json(&json!({
+        out.push_str(&json_text(&json!({
             "n_train": train_rows.len(),
             "n_test": test_rows.len(),
             "validation": tuning.result,
@@ -81,56 +83,68 @@ pub fn demo(a: DemoArgs) -> Result<()> {
             })).collect::<Vec<_>>(),
             "model_file": a.out,
             "seconds": seconds,
-        }));
-        return Ok(());
+        })));
+        return Ok(out);
     }
-    println!(
+    outln!(
+        out,
         "SpamAssassin public corpus: {} messages ({} ham, {} spam)",
         codes.len(),
         codes.iter().filter(|&&c| c != spam_idx).count(),
         codes.iter().filter(|&&c| c == spam_idx).count()
     );
-    println!(
+    outln!(
+        out,
         "stratified split (seed {}): {} for training, {} for testing\n",
         a.seed,
         train_rows.len(),
         test_rows.len()
     );
-    println!("Smoothing strength alpha chosen on a {validation} of the training messages:");
-    println!("{}", tuning.result);
+    outln!(
+        out,
+        "Smoothing strength alpha chosen on a {validation} of the training messages:"
+    );
+    outln!(out, "{}", tuning.result);
     let best_alpha: Vec<String> = tuning
         .best_params()
         .iter()
         .map(|(n, v)| format!("{n}={v}"))
         .collect();
-    println!("best: {}\n", best_alpha.join(" "));
-    println!(
+    outln!(out, "best: {}\n", best_alpha.join(" "));
+    outln!(
+        out,
         "Test set ({} messages never seen in training):",
         eval.n_samples
     );
-    println!(
+    outln!(
+        out,
         "  accuracy {:.4}   spam precision {:.4}   spam recall {:.4}\n",
-        eval.accuracy, spam_stats.precision, spam_stats.recall
+        eval.accuracy,
+        spam_stats.precision,
+        spam_stats.recall
     );
-    println!("{}", eval.report);
+    outln!(out, "{}", eval.report);
     let words: Vec<String> = top.iter().map(|(w, _)| w.clone()).collect();
-    println!("Words that most indicate spam: {}\n", words.join(", "));
-    println!(
+    outln!(out, "Words that most indicate spam: {}\n", words.join(", "));
+    outln!(
+        out,
         "Saved the model to {}; classifying two new messages with it:",
         a.out.display()
     );
     for (i, s) in SAMPLES.iter().enumerate() {
         let subject = s.lines().next().unwrap_or("");
-        println!(
+        outln!(
+            out,
             "  {:<5} (P(spam) = {:.4})  {}",
             sample_pred[i].to_string(),
             sample_proba[[i, spam_idx]],
             subject
         );
     }
-    println!(
+    outln!(
+        out,
         "\nDone in {seconds:.2} s. Next: hyperplane inspect --model {}",
         a.out.display()
     );
-    Ok(())
+    Ok(out)
 }

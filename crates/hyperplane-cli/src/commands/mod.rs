@@ -11,7 +11,8 @@ use hyperplane::select::ParamGrid;
 use hyperplane::{Error, Result};
 use serde_json::json;
 
-use crate::output::{print_json, table};
+use crate::outln;
+use crate::output::{json_text, table};
 use crate::progress::Step;
 use crate::{DataArgs, EvaluateArgs, InspectArgs, PredictArgs, TrainArgs, TuneArgs};
 
@@ -67,7 +68,8 @@ fn load(path: &Path) -> Result<Pipeline> {
     Pipeline::load(path)
 }
 
-pub fn train(a: TrainArgs) -> Result<()> {
+pub fn train(a: TrainArgs) -> Result<String> {
+    let mut out = String::new();
     let spec = spec_with_params(&a.model, &a.params)?;
     let data = read_training(&a.data)?;
     let pipeline = {
@@ -77,16 +79,17 @@ pub fn train(a: TrainArgs) -> Result<()> {
     pipeline.save(&a.out)?;
     let train_acc = pipeline.evaluate(&data)?.accuracy;
     if a.json {
-        print_json(&json!({
+        out.push_str(&json_text(&json!({
             "model": pipeline.kind(),
             "out": a.out,
             "n_samples": pipeline.n_train(),
             "n_features": pipeline.model_n_features(),
             "classes": pipeline.classes(),
             "training_accuracy": train_acc,
-        }));
+        })));
     } else {
-        println!(
+        outln!(
+            out,
             "trained {} on {} rows x {} features, {} classes; training accuracy {:.4}",
             pipeline.kind(),
             pipeline.n_train(),
@@ -94,16 +97,15 @@ pub fn train(a: TrainArgs) -> Result<()> {
             pipeline.classes().len(),
             train_acc
         );
-        println!("saved {}", a.out.display());
+        outln!(out, "saved {}", a.out.display());
     }
-    Ok(())
+    Ok(out)
 }
 
-pub fn predict(a: PredictArgs) -> Result<()> {
+pub fn predict(a: PredictArgs) -> Result<String> {
+    let mut out = String::new();
     let pipeline = load(&a.model)?;
     let data = read_for(&pipeline, &a.data)?;
-    let mut out = String::new();
-    use std::fmt::Write;
     if a.proba {
         let p = pipeline.predict_proba(&data.input)?;
         if a.json {
@@ -114,39 +116,39 @@ pub fn predict(a: PredictArgs) -> Result<()> {
                     .zip(row.iter())
                     .map(|(c, v)| (c.to_string(), json!(v)))
                     .collect();
-                writeln!(out, "{}", serde_json::Value::Object(obj)).ok();
+                outln!(out, "{}", serde_json::Value::Object(obj));
             }
         } else {
             let header: Vec<String> = pipeline.classes().iter().map(|c| c.to_string()).collect();
-            writeln!(out, "{}", header.join("\t")).ok();
+            outln!(out, "{}", header.join("\t"));
             for row in p.rows() {
                 let cells: Vec<String> = row.iter().map(|v| format!("{v:.6}")).collect();
-                writeln!(out, "{}", cells.join("\t")).ok();
+                outln!(out, "{}", cells.join("\t"));
             }
         }
     } else {
         for label in pipeline.predict(&data.input)? {
             if a.json {
-                writeln!(out, "{}", json!(label)).ok();
+                outln!(out, "{}", json!(label));
             } else {
-                writeln!(out, "{label}").ok();
+                outln!(out, "{label}");
             }
         }
     }
-    print!("{out}");
-    Ok(())
+    Ok(out)
 }
 
-fn print_evaluation(e: &Evaluation) {
-    println!("{} samples, accuracy {:.4}", e.n_samples, e.accuracy);
+fn print_evaluation(out: &mut String, e: &Evaluation) {
+    outln!(*out, "{} samples, accuracy {:.4}", e.n_samples, e.accuracy);
     if let Some(auc) = e.roc_auc {
-        println!("ROC AUC {auc:.4}");
+        outln!(*out, "ROC AUC {auc:.4}");
     }
-    println!("log loss {:.4}\n", e.log_loss);
-    println!("{}", e.report);
+    outln!(*out, "log loss {:.4}\n", e.log_loss);
+    outln!(*out, "{}", e.report);
 }
 
-pub fn evaluate(a: EvaluateArgs) -> Result<()> {
+pub fn evaluate(a: EvaluateArgs) -> Result<String> {
+    let mut out = String::new();
     let pipeline = load(&a.model)?;
     let data = read_for(&pipeline, &a.data)?;
     let e = {
@@ -154,14 +156,17 @@ pub fn evaluate(a: EvaluateArgs) -> Result<()> {
         pipeline.evaluate(&data)?
     };
     if a.json {
-        print_json(&serde_json::to_value(&e).map_err(|err| Error::data(err.to_string()))?);
+        out.push_str(&json_text(
+            &serde_json::to_value(&e).map_err(|err| Error::data(err.to_string()))?,
+        ));
     } else {
-        print_evaluation(&e);
+        print_evaluation(&mut out, &e);
     }
-    Ok(())
+    Ok(out)
 }
 
-pub fn tune(a: TuneArgs) -> Result<()> {
+pub fn tune(a: TuneArgs) -> Result<String> {
+    let mut out = String::new();
     let spec = spec_with_params(&a.model, &a.params)?;
     let grid = ParamGrid::parse(&a.grid)?;
     let data = read_training(&a.data)?;
@@ -183,66 +188,70 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         None => None,
     };
     if a.json {
-        print_json(&json!({
+        out.push_str(&json_text(&json!({
             "validation": validation.to_string(),
             "results": tuning.result,
             "best_params": tuning.best_params(),
             "saved": saved,
-        }));
+        })));
     } else {
-        println!("{} ({} setting(s))\n", validation, grid.n_candidates());
-        println!("{}", tuning.result);
+        outln!(out, "{} ({} setting(s))\n", validation, grid.n_candidates());
+        outln!(out, "{}", tuning.result);
         let best: Vec<String> = tuning
             .best_params()
             .iter()
             .map(|(n, v)| format!("{n}={v}"))
             .collect();
-        println!("best: {}", best.join(" "));
-        if let Some(out) = saved {
-            println!(
+        outln!(out, "best: {}", best.join(" "));
+        if let Some(path) = saved {
+            outln!(
+                out,
                 "saved the best setting, refitted on all rows, to {}",
-                out.display()
+                path.display()
             );
         }
     }
-    Ok(())
+    Ok(out)
 }
 
-pub fn inspect(a: InspectArgs) -> Result<()> {
+pub fn inspect(a: InspectArgs) -> Result<String> {
+    let mut out = String::new();
     let p = load(&a.model)?;
     let summary = p.summary(a.top);
     if a.json {
-        print_json(&serde_json::to_value(&summary).map_err(|err| Error::data(err.to_string()))?);
-        return Ok(());
+        out.push_str(&json_text(
+            &serde_json::to_value(&summary).map_err(|err| Error::data(err.to_string()))?,
+        ));
+        return Ok(out);
     }
-    println!("model        {}", summary.kind);
+    outln!(out, "model        {}", summary.kind);
     let params: Vec<String> = summary
         .params
         .iter()
         .map(|(n, v)| format!("{n}={v}"))
         .collect();
-    println!("parameters   {}", params.join(" "));
+    outln!(out, "parameters   {}", params.join(" "));
     if !summary.preprocessing.is_empty() {
         let pre: Vec<String> = summary
             .preprocessing
             .iter()
             .map(|(n, v)| format!("{n}={v}"))
             .collect();
-        println!("input stage  {}", pre.join(" "));
+        outln!(out, "input stage  {}", pre.join(" "));
     }
-    println!("input        {}", summary.input);
-    println!("features     {}", summary.n_features);
+    outln!(out, "input        {}", summary.input);
+    outln!(out, "features     {}", summary.n_features);
     if let Some(v) = summary.vocabulary_size {
-        println!("vocabulary   {v} terms");
+        outln!(out, "vocabulary   {v} terms");
     }
-    println!("trained on   {} rows", summary.n_train);
+    outln!(out, "trained on   {} rows", summary.n_train);
     for t in &summary.transforms {
-        println!("transform    {t}");
+        outln!(out, "transform    {t}");
     }
     for (col, cats) in &summary.categorical_columns {
-        println!("categorical  {col}: {}", cats.join(", "));
+        outln!(out, "categorical  {col}: {}", cats.join(", "));
     }
-    println!();
+    outln!(out);
     let mut rows = vec![vec!["class".to_string(), "prior".to_string()]];
     for (i, c) in summary.classes.iter().enumerate() {
         let prior = summary
@@ -251,14 +260,15 @@ pub fn inspect(a: InspectArgs) -> Result<()> {
             .map_or("-".to_string(), |p| format!("{:.4}", p[i]));
         rows.push(vec![c.to_string(), prior]);
     }
-    print!("{}", table(&rows));
+    out.push_str(&table(&rows));
     for (class, top) in &summary.top_features {
-        println!(
+        outln!(
+            out,
             "\ntop features of class {class} (score: {}):",
             summary.top_feature_score
         );
         let words: Vec<String> = top.iter().map(|(n, s)| format!("{n} ({s:.2e})")).collect();
-        println!("  {}", words.join(", "));
+        outln!(out, "  {}", words.join(", "));
     }
-    Ok(())
+    Ok(out)
 }
