@@ -45,7 +45,8 @@ The input may be labelled like the training file (its label column is ignored) o
     #[command(after_help = "\
 Examples:
   hyperplane evaluate --model spam.json --data test_mail/
-  hyperplane evaluate --model adult.json --data adult_test.csv --json")]
+  hyperplane evaluate --model adult.json --data adult_test.csv --json
+  hyperplane evaluate --model fingerprint.json --data test.csv --costs \"0,1000;1,0\"")]
     Evaluate(EvaluateArgs),
     /// Choose parameters by cross-validation or on a validation split.
     #[command(after_help = "\
@@ -124,6 +125,11 @@ struct EvaluateArgs {
     model: PathBuf,
     #[command(flatten)]
     data: DataArgs,
+    /// Also report the mean cost under a cost matrix: rows = true class, columns =
+    /// predicted class, in the model's class order (see `inspect`), rows separated by `;`.
+    /// Example for classes [-1, 1] with false accepts costing 1000: `--costs "0,1000;1,0"`.
+    #[arg(long, value_name = "MATRIX")]
+    costs: Option<String>,
     /// Print one JSON object (keys include accuracy, n_samples, confusion_matrix, classes).
     #[arg(long)]
     json: bool,

@@ -137,6 +137,30 @@ fn train_predict_evaluate_inspect_on_text() {
         serde_json::json!([[3, 0], [0, 3]])
     );
 
+    // Costs: predicting ham for spam costs 10. The model is perfect here, so 0; a matrix
+    // charging right answers 1 gives exactly 1.
+    let costs: serde_json::Value = serde_json::from_str(&ok(&[
+        "evaluate",
+        "--model",
+        s(&model),
+        "--data",
+        s(&data),
+        "--json",
+        "--costs",
+        "1,1;10,1",
+    ]))
+    .unwrap();
+    assert_eq!(costs["cost_weighted_error"], 1.0);
+    let e = fails(&[
+        "evaluate",
+        "--model",
+        s(&model),
+        "--data",
+        s(&data),
+        "--costs",
+        "0,1,2;1,0,2;1,1,0",
+    ]);
+    assert!(e.contains("[ham, spam]"), "{e}");
     let text = ok(&["evaluate", "--model", s(&model), "--data", s(&data)]);
     assert!(
         text.contains("accuracy") && text.contains("precision"),

@@ -33,7 +33,7 @@ use crate::data::split::{self, StratifiedKFold};
 use crate::data::{labels, Dataset, Features, Label, LabelledInput, RawInput};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Fit, Params};
-use crate::metrics::{self, ClassificationReport};
+use crate::metrics::{self, ClassificationReport, CostMatrix};
 use crate::persist;
 use crate::select::{grid_search, GridSearchResult, ParamGrid};
 use crate::text::{FittedVectorizer, HashingVectorizer, Vectorizer};
@@ -609,12 +609,26 @@ pub struct Evaluation {
     pub log_loss: f64,
     /// Area under the ROC curve of the second class's probability (binary problems only).
     pub roc_auc: Option<f64>,
+    /// Mean cost under a cost matrix, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_weighted_error: Option<f64>,
 }
 
 impl Pipeline {
     /// Scores the pipeline on labelled data; a label the model never saw is an error naming
     /// its row.
     pub fn evaluate(&self, data: &LabelledInput) -> Result<Evaluation> {
+        self.evaluate_with_costs(data, None)
+    }
+
+    /// [`Pipeline::evaluate`], plus the mean cost of the predictions under `costs`
+    /// (`cost(t, p)` for true class `t` predicted as `p`, classes in [`Pipeline::classes`]
+    /// order): the courses' weighted classification error.
+    pub fn evaluate_with_costs(
+        &self,
+        data: &LabelledInput,
+        costs: Option<&CostMatrix>,
+    ) -> Result<Evaluation> {
         let labels = data.labels.as_ref().ok_or_else(|| {
             Error::data(format!(
                 "{} has no labels; evaluation needs the true label of every row (see --label-col)",
@@ -645,6 +659,22 @@ impl Pipeline {
             confusion_matrix: report.confusion_matrix.counts.clone(),
             log_loss: metrics::log_loss(&y_true, proba.view(), None)?,
             roc_auc,
+            cost_weighted_error: costs
+                .map(|c| {
+                    if c.n_classes() != classes.len() {
+                        return Err(Error::param(
+                            "costs",
+                            format!("{} x {}", c.n_classes(), c.n_classes()),
+                            format!(
+                                "the model has {} classes {}; give one row and column per class in that order",
+                                classes.len(),
+                                labels::format_classes(classes)
+                            ),
+                        ));
+                    }
+                    metrics::cost_weighted_error(&y_true, &y_pred, c)
+                })
+                .transpose()?,
             report,
         })
     }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use hyperplane::data::read::{read, Format, LabelColumn, MissingPolicy, ReadOptions};
 use hyperplane::data::LabelledInput;
+use hyperplane::metrics::CostMatrix;
 use hyperplane::pipeline::{Evaluation, Pipeline, PipelineSpec, Validation};
 use hyperplane::select::ParamGrid;
 use hyperplane::{Error, Result};
@@ -143,8 +144,35 @@ fn print_evaluation(out: &mut String, e: &Evaluation) {
     if let Some(auc) = e.roc_auc {
         outln!(*out, "ROC AUC {auc:.4}");
     }
-    outln!(*out, "log loss {:.4}\n", e.log_loss);
+    outln!(*out, "log loss {:.4}", e.log_loss);
+    if let Some(c) = e.cost_weighted_error {
+        outln!(*out, "cost-weighted error {c:.4}");
+    }
+    outln!(*out);
     outln!(*out, "{}", e.report);
+}
+
+/// `"0,1;10,0"` -> a cost matrix.
+fn parse_costs(text: &str) -> Result<CostMatrix> {
+    let rows = text
+        .split(';')
+        .map(|row| {
+            row.split(',')
+                .map(|v| {
+                    v.trim().parse::<f64>().map_err(|_| {
+                        Error::param(
+                            "costs",
+                            text,
+                            format!(
+                                "{v:?} is not a number; write rows of numbers like \"0,1;10,0\""
+                            ),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<f64>>>()
+        })
+        .collect::<Result<Vec<_>>>()?;
+    CostMatrix::new(rows)
 }
 
 pub fn evaluate(a: EvaluateArgs) -> Result<String> {
@@ -153,7 +181,8 @@ pub fn evaluate(a: EvaluateArgs) -> Result<String> {
     let data = read_for(&pipeline, &a.data)?;
     let e = {
         let _s = Step::start("evaluating");
-        pipeline.evaluate(&data)?
+        let costs = a.costs.as_deref().map(parse_costs).transpose()?;
+        pipeline.evaluate_with_costs(&data, costs.as_ref())?
     };
     if a.json {
         out.push_str(&json_text(
