@@ -64,7 +64,7 @@ from sklearn.datasets import dump_svmlight_file
 r = np.random.default_rng(0); n, f, k = 100_000, 100_000, 100
 ind = np.sort(np.stack([r.choice(f, k, replace=False) for _ in range(n)]), axis=1).ravel()
 X = sp.csr_matrix((r.integers(1, 4, n * k).astype(float), ind, np.arange(0, n * k + 1, k)), shape=(n, f))
-dump_svmlight_file(X, r.integers(0, 20, n), sys.argv[1])
+dump_svmlight_file(X, r.integers(0, 20, n), sys.argv[1], zero_based=False)
 '''
 
 
