@@ -1,30 +1,57 @@
 //! MultinomialNB fit speed on a CSR matrix: 100,000 rows x 100,000 features, 100 non-zeros
-//! per row (10 million), 20 classes. Prints the fit time and non-zeros per second.
+//! per row (10 million), 20 classes.
 //!
 //! ```text
-//! cargo run --release -p hyperplane --example nb_fit_bench
+//! cargo run --release -p hyperplane --example nb_fit_bench            # own matrix, readable lines
+//! cargo run --release -p hyperplane --example nb_fit_bench -- X.libsvm  # one JSON line
 //! ```
 //!
-//! The scikit-learn side (single-threaded), on a matrix of the same shape:
-//!
-//! ```text
-//! env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 -c "
-//! import time, numpy as np, scipy.sparse as sp; from sklearn.naive_bayes import MultinomialNB
-//! r = np.random.default_rng(0); n, f, k = 100_000, 100_000, 100
-//! ind = np.sort(np.stack([r.choice(f, k, replace=False) for _ in range(n)]), axis=1).ravel()
-//! X = sp.csr_matrix((r.integers(1, 4, n * k).astype(float), ind, np.arange(0, n * k + 1, k)), shape=(n, f))
-//! y = r.integers(0, 20, n); t = time.perf_counter(); MultinomialNB().fit(X, y); s = time.perf_counter() - t
-//! print(f'sklearn {s:.3f} s, {X.nnz / s:.3e} nnz/s')"
-//! ```
+//! With a LIBSVM file it times `MultinomialNB::default().fit` alone (reading excluded), the
+//! median of 5 runs in-process, and prints `{"seconds": S, "nnz": N}` (what `bench/run.py`
+//! reads; the scikit-learn side and the matrix generator are in that script). Without an
+//! argument it generates the matrix itself and prints the best of 5 fits and where the time
+//! goes (statistics update, then the log tables).
 
+use std::path::Path;
 use std::time::Instant;
 
 use hyperplane::bayes::MultinomialNB;
-use hyperplane::data::{CsrBuilder, Dataset, Label};
+use hyperplane::data::{libsvm, CsrBuilder, Dataset, Label, RawInput};
 use hyperplane::rng::Rng;
-use hyperplane::Fit;
+use hyperplane::{Error, Fit};
 
-fn main() -> hyperplane::Result<()> {
+/// Seconds of each of `runs` fits of `data`, sorted.
+fn fit_times(data: &Dataset, runs: usize) -> hyperplane::Result<Vec<f64>> {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let t = Instant::now();
+        let model = MultinomialNB::default().fit(data)?;
+        times.push(t.elapsed().as_secs_f64());
+        std::hint::black_box(model);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times)
+}
+
+fn from_file(path: &Path) -> hyperplane::Result<()> {
+    let read = libsvm::read(path, None)?;
+    let labels = read
+        .labels
+        .ok_or_else(|| Error::data(format!("{} has no labels", path.display())))?;
+    let RawInput::Matrix(x) = read.input else {
+        return Err(Error::data("a LIBSVM file reads as a matrix"));
+    };
+    let data = Dataset::new(x, &labels)?;
+    let times = fit_times(&data, 5)?;
+    println!(
+        "{{\"seconds\": {}, \"nnz\": {}}}",
+        times[times.len() / 2],
+        data.x().nnz()
+    );
+    Ok(())
+}
+
+fn generated() -> hyperplane::Result<()> {
     let (n, f, k, classes) = (100_000usize, 100_000usize, 100usize, 20usize);
     let mut rng = Rng::new(0);
     let mut b = CsrBuilder::new(f);
@@ -47,13 +74,7 @@ fn main() -> hyperplane::Result<()> {
         .collect();
     let data = Dataset::new(x.into(), &y)?;
     let nnz = data.x().nnz();
-    let mut best = f64::INFINITY;
-    for _ in 0..5 {
-        let t = Instant::now();
-        let model = MultinomialNB::default().fit(&data)?;
-        best = best.min(t.elapsed().as_secs_f64());
-        std::hint::black_box(model);
-    }
+    let best = fit_times(&data, 5)?[0];
     println!(
         "hyperplane MultinomialNB fit: {nnz} non-zeros, {classes} classes, {f} features: best of 5 {best:.3} s, {:.3e} nnz/s",
         nnz as f64 / best
@@ -71,4 +92,11 @@ fn main() -> hyperplane::Result<()> {
         t.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+fn main() -> hyperplane::Result<()> {
+    match std::env::args_os().nth(1) {
+        Some(path) => from_file(Path::new(&path)),
+        None => generated(),
+    }
 }

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bayes::counts::{
-    fit_counts, log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts,
+    fit_counts, log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts, SmoothedLn,
 };
 use crate::bayes::likelihood::{split, split_sum, LinearScore};
 use crate::bayes::prior::{check_alpha, Priors};
@@ -95,6 +95,7 @@ impl CountParams for BernoulliNB {
         let mut flp = Vec::with_capacity(prior.len());
         let mut w = Vec::with_capacity(prior.len());
         let (mut bk, mut bf) = (Vec::new(), Vec::new());
+        let ln = SmoothedLn::new(self.alpha);
         for ((row, &n_c), &p) in stats
             .feature_count
             .iter()
@@ -102,7 +103,7 @@ impl CountParams for BernoulliNB {
             .zip(&prior)
         {
             let den = n_c + 2.0 * self.alpha;
-            let lp = log_ratios(row.iter().map(|v| v + self.alpha), den, 2);
+            let lp = log_ratios(row.iter().map(|&v| ln.of(v)).collect(), den, 2);
             let neg: Vec<f64> = lp.iter().map(|v| (1.0 - v.exp()).ln()).collect();
             let (k, f) = split_sum(neg.iter().copied());
             let (pk, pf) = split(p);

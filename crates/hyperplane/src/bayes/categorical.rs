@@ -20,7 +20,7 @@
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use crate::bayes::counts::log_ratios;
+use crate::bayes::counts::{log_ratios, SmoothedLn};
 use crate::bayes::explain;
 use crate::bayes::likelihood::{argmax_rows, split, split_sum, JointLogLikelihood};
 use crate::bayes::prior::{check_alpha, check_batch, remap, ClassCounts, Priors};
@@ -223,6 +223,7 @@ impl CategoricalNB {
             .collect();
         let mut flp = Vec::with_capacity(stats.n_features);
         let mut unseen = Vec::with_capacity(stats.n_features);
+        let ln = SmoothedLn::new(self.alpha);
         for (j, &k) in n_categories.iter().enumerate() {
             let mut table = Vec::with_capacity(stats.counts.len());
             let mut unseen_j = Vec::with_capacity(stats.counts.len());
@@ -233,7 +234,8 @@ impl CategoricalNB {
                 count[0] = (stats.classes.count[c] - r[1..].iter().sum::<f64>()).max(0.0);
                 let den: f64 = count.iter().map(|v| v + self.alpha).sum();
                 // the last entry is an unseen category (count 0)
-                let mut lp = log_ratios(count.iter().chain([&0.0]).map(|v| v + self.alpha), den, k);
+                let ln_num = count.iter().chain([&0.0]).map(|&v| ln.of(v)).collect();
+                let mut lp = log_ratios(ln_num, den, k);
                 unseen_j.push(lp.pop().unwrap_or(f64::NEG_INFINITY));
                 table.push(lp);
             }

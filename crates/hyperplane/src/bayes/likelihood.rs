@@ -114,28 +114,38 @@ impl LinearScore {
     pub(crate) fn new(bias_impossible: Vec<f64>, bias_finite: Vec<f64>, w: &[Vec<f64>]) -> Self {
         let n_classes = bias_finite.len();
         let n_features = w.first().map_or(0, Vec::len);
-        let any = w.iter().flatten().any(|v| v.is_infinite());
-        let mut w_finite = vec![0.0; n_classes * n_features];
-        let mut w_impossible = if any {
-            vec![0.0; n_classes * n_features]
-        } else {
-            Vec::new()
-        };
-        for (c, row) in w.iter().enumerate() {
-            for (j, &v) in row.iter().enumerate() {
-                let (k, f) = split(v);
-                w_finite[j * n_classes + c] = f;
-                if any {
-                    w_impossible[j * n_classes + c] = k;
+        // the class-major -> feature-major transpose of `split(w)`, tile by tile so the
+        // reads of every class and the writes of the tile stay in cache
+        const TILE: usize = 512;
+        let transpose = |part: fn(f64) -> f64| {
+            let mut out = vec![0.0; n_classes * n_features];
+            for lo in (0..n_features).step_by(TILE) {
+                let hi = (lo + TILE).min(n_features);
+                for (c, row) in w.iter().enumerate() {
+                    for (o, &v) in out[lo * n_classes..hi * n_classes]
+                        .iter_mut()
+                        .skip(c)
+                        .step_by(n_classes)
+                        .zip(&row[lo..hi])
+                    {
+                        *o = part(v);
+                    }
                 }
             }
-        }
+            out
+        };
+        let w_finite = transpose(|v| split(v).1);
+        // a branch-free test per row (it vectorizes)
+        let any = w
+            .iter()
+            .any(|r| r.iter().fold(false, |a, v| a | v.is_infinite()));
+        let w_impossible = any.then(|| transpose(|v| split(v).0));
         LinearScore {
             n_classes,
             bias_impossible,
             bias_finite,
             w_finite,
-            w_impossible: any.then_some(w_impossible),
+            w_impossible,
         }
     }
 

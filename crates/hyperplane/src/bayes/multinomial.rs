@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bayes::counts::{
-    fit_counts, log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts,
+    fit_counts, log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts, SmoothedLn,
 };
 use crate::bayes::likelihood::{split, LinearScore};
 use crate::bayes::prior::{check_alpha, Priors};
@@ -84,12 +84,21 @@ impl CountParams for MultinomialNB {
     fn tables(&self, stats: &FeatureCounts) -> Result<(Vec<f64>, Vec<Vec<f64>>, LinearScore)> {
         let prior = self.priors.log_prior(&stats.classes.count)?;
         let n = stats.n_features;
+        let ln = SmoothedLn::new(self.alpha);
+        // one pass per class: `ln(N_cj + alpha)` and the denominator, then `- ln(den)`
         let flp: Vec<Vec<f64>> = stats
             .feature_count
             .iter()
             .map(|row| {
-                let den: f64 = row.iter().map(|v| v + self.alpha).sum();
-                log_ratios(row.iter().map(|v| v + self.alpha), den, n)
+                let mut den = 0.0;
+                let ln_num = row
+                    .iter()
+                    .map(|&v| {
+                        den += v + self.alpha;
+                        ln.of(v)
+                    })
+                    .collect();
+                log_ratios(ln_num, den, n)
             })
             .collect();
         let (bk, bf) = prior.iter().map(|&p| split(p)).unzip();
