@@ -170,13 +170,9 @@ impl CountVectorizer {
         let (vocabulary, x) = rayon::join(
             || TermIndex::from_terms(vocabulary),
             || {
-                build_matrix.then(|| {
-                    let parts: Vec<CsrPart> = chunks
-                        .into_par_iter()
-                        .map(|rows| rows.to_columns(&column, binary))
-                        .collect();
-                    concat_parts(n_features, parts)
-                })
+                build_matrix
+                    .then(|| write_columns(chunks, &column, n_features, binary))
+                    .transpose()
             },
         );
         let fitted = FittedCountVectorizer {
@@ -184,7 +180,7 @@ impl CountVectorizer {
             binary,
             vocabulary: vocabulary?,
         };
-        Ok((fitted, x))
+        Ok((fitted, x?))
     }
 }
 
@@ -428,11 +424,27 @@ struct IdRows {
 }
 
 impl IdRows {
-    /// The rows with ids mapped to columns (dropped ones removed), sorted by column.
-    fn to_columns(&self, column: &[u32], binary: bool) -> CsrPart {
-        let mut part = CsrPart::default();
-        let mut row: Vec<(u32, u32)> = Vec::new();
+    /// Number of entries of each row whose term has a column.
+    fn kept_lens(&self, column: &[u32]) -> Vec<usize> {
         let mut start = 0;
+        self.row_ends
+            .iter()
+            .map(|&end| {
+                let ids = &self.ids[start..end];
+                start = end;
+                ids.iter()
+                    .filter(|&&id| column[id as usize] != DROPPED)
+                    .count()
+            })
+            .collect()
+    }
+
+    /// Writes the rows with ids mapped to columns (dropped ones removed), sorted by column,
+    /// into `indices` and `values` (exactly the kept entries, in row order).
+    fn write_columns(&self, column: &[u32], binary: bool, indices: &mut [u32], values: &mut [f64]) {
+        // `column << 32 | count`: sorting the packed words sorts by column.
+        let mut row: Vec<u64> = Vec::new();
+        let (mut start, mut k) = (0, 0);
         for &end in &self.row_ends {
             row.clear();
             row.extend(
@@ -440,17 +452,53 @@ impl IdRows {
                     .iter()
                     .zip(&self.counts[start..end])
                     .map(|(&id, &c)| (column[id as usize], c))
-                    .filter(|&(j, _)| j != DROPPED),
+                    .filter(|&(j, _)| j != DROPPED)
+                    .map(|(j, c)| u64::from(j) << 32 | u64::from(c)),
             );
-            row.sort_unstable_by_key(|e| e.0);
-            for &(j, c) in &row {
-                part.push(j, value(c, binary));
+            row.sort_unstable();
+            for &e in &row {
+                indices[k] = (e >> 32) as u32;
+                values[k] = value(e as u32, binary);
+                k += 1;
             }
-            part.end_row();
             start = end;
         }
-        part
     }
+}
+
+/// The count matrix of all chunks, written in place: the row lengths are counted first,
+/// then the result arrays are allocated once and every chunk fills its own slice of them
+/// in parallel, its id rows freed as soon as they are written. No intermediate per-chunk
+/// matrix, so the peak is the id rows plus the result.
+fn write_columns(
+    chunks: Vec<IdRows>,
+    column: &[u32],
+    n_cols: usize,
+    binary: bool,
+) -> Result<CsrMatrix> {
+    let lens: Vec<Vec<usize>> = chunks.par_iter().map(|r| r.kept_lens(column)).collect();
+    let n_rows = lens.iter().map(Vec::len).sum::<usize>();
+    let mut indptr = Vec::with_capacity(n_rows + 1);
+    let mut nnz = 0;
+    indptr.push(0);
+    for &len in lens.iter().flatten() {
+        nnz += len;
+        indptr.push(nnz);
+    }
+    let mut indices = vec![0u32; nnz];
+    let mut data = vec![0.0; nnz];
+    let mut jobs = Vec::with_capacity(chunks.len());
+    let (mut rest_i, mut rest_d) = (&mut indices[..], &mut data[..]);
+    for (rows, lens) in chunks.into_iter().zip(&lens) {
+        let n: usize = lens.iter().sum();
+        let (i, ri) = rest_i.split_at_mut(n);
+        let (d, rd) = rest_d.split_at_mut(n);
+        (rest_i, rest_d) = (ri, rd);
+        jobs.push((rows, i, d));
+    }
+    jobs.into_par_iter()
+        .for_each(|(rows, i, d)| rows.write_columns(column, binary, i, d));
+    CsrMatrix::new(n_cols, indptr, indices, data)
 }
 
 /// CSR rows of a chunk of documents, columns sorted within each row.
@@ -473,11 +521,12 @@ impl CsrPart {
     }
 }
 
-/// The chunks' rows, in order, as one matrix.
+/// The chunks' rows, in order, as one matrix. Each part is freed as soon as it is copied,
+/// so the peak is about one matrix plus one part, not two matrices.
 pub(crate) fn concat_parts(n_cols: usize, parts: Vec<CsrPart>) -> CsrMatrix {
     let mut b = CsrBuilder::new(n_cols);
     b.reserve(parts.iter().map(|p| p.indices.len()).sum());
-    for p in &parts {
+    for p in parts {
         let mut start = 0;
         for &end in &p.row_ends {
             b.push_sorted_row(
