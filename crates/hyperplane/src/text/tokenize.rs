@@ -13,7 +13,8 @@
 //! or `Numeric`). This equals Python's `\w` except for the `Other_Alphabetic` marks
 //! (Indic vowel signs, Arabic harakat, circled letters such as `ⓐ`): Python splits words at
 //! them, hyperplane keeps such words whole. The default scanner is hand-written (an ASCII
-//! table, decoding only non-ASCII bytes) and allocates nothing per token.
+//! table, decoding only non-ASCII bytes; an ASCII document skips decoding altogether) and
+//! allocates nothing per token.
 
 use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -517,10 +518,12 @@ enum Matcher {
 }
 
 impl Matcher {
-    /// Calls `emit(start, end)` with the byte range of each token of `text`, in order.
+    /// Calls `emit(start, end)` with the byte range of each token of `text`, in order;
+    /// `ascii` says `text` is ASCII (the word scanner then takes its fast path).
     #[inline]
-    fn scan(&self, text: &str, mut emit: impl FnMut(usize, usize)) {
+    fn scan(&self, text: &str, ascii: bool, mut emit: impl FnMut(usize, usize)) {
         match self {
+            Matcher::Words if ascii => scan_ascii_words(text.as_bytes(), emit),
             Matcher::Words => scan_words(text, emit),
             Matcher::Regex {
                 regex,
@@ -596,27 +599,52 @@ fn scan_words(text: &str, mut emit: impl FnMut(usize, usize)) {
     }
 }
 
+/// `ASCII_ONLY_WORD[b]`: byte `b` is `[0-9A-Za-z_]`; every byte `>= 0x80` is not (the
+/// table of [`scan_ascii_words`], which only sees ASCII text).
+const ASCII_ONLY_WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = ASCII_WORD[i];
+        i += 1;
+    }
+    t
+};
+
+/// [`scan_words`] for ASCII text: every char is one byte, so no UTF-8 decoding and one
+/// table lookup per byte. Two tight loops, skip the separators then take the word, with
+/// one branch each per byte.
+#[inline]
+fn scan_ascii_words(text: &[u8], mut emit: impl FnMut(usize, usize)) {
+    debug_assert!(text.is_ascii());
+    let n = text.len();
+    let mut i = 0;
+    loop {
+        while i < n && !ASCII_ONLY_WORD[text[i] as usize] {
+            i += 1;
+        }
+        if i == n {
+            return;
+        }
+        let start = i;
+        i += 1;
+        while i < n && ASCII_ONLY_WORD[text[i] as usize] {
+            i += 1;
+        }
+        if i - start >= 2 {
+            emit(start, i);
+        }
+    }
+}
+
 /// `doc` lowercased into `out` (bytewise for ASCII, full Unicode mapping otherwise).
-fn lowercase_into(doc: &str, out: &mut String) {
-    if doc.is_ascii() {
+fn lowercase_into(doc: &str, ascii: bool, out: &mut String) {
+    if ascii {
         out.clear();
         out.push_str(doc);
         out.make_ascii_lowercase();
     } else {
         *out = doc.to_lowercase();
-    }
-}
-
-/// `t`, lowercased into `buf` when `fold` and it has an ASCII capital.
-#[inline]
-fn fold_ascii<'t>(t: &'t str, fold: bool, buf: &'t mut String) -> &'t str {
-    if fold && t.bytes().any(|b| b.is_ascii_uppercase()) {
-        buf.clear();
-        buf.push_str(t);
-        buf.make_ascii_lowercase();
-        buf
-    } else {
-        t
     }
 }
 
@@ -647,7 +675,6 @@ impl CompiledTokenizer {
         Scanner {
             tokenizer: self,
             lower: String::new(),
-            token: String::new(),
             spans: Vec::new(),
             gram: String::new(),
         }
@@ -686,8 +713,6 @@ pub struct Scanner<'a> {
     tokenizer: &'a CompiledTokenizer,
     /// The lowercased document.
     lower: String,
-    /// The lowercased token.
-    token: String,
     /// Byte ranges of the kept tokens (for n-grams).
     spans: Vec<(usize, usize)>,
     /// The n-gram being emitted.
@@ -700,27 +725,25 @@ impl Scanner<'_> {
         let Scanner {
             tokenizer,
             lower,
-            token,
             spans,
             gram,
         } = self;
         let params = &tokenizer.params;
-        // An ASCII document under the word scanner is lowercased token by token (`fold`):
-        // same tokens, no copy of the document.
-        let (text, fold): (&str, bool) = match (&tokenizer.matcher, params.lowercase) {
-            (_, false) => (doc, false),
-            (Matcher::Words, true) if doc.is_ascii() => (doc, true),
-            (_, true) => {
-                lowercase_into(doc, lower);
-                (lower, false)
-            }
+        // Lowercasing an ASCII document is a vectorised byte copy, far cheaper than folding
+        // token by token; an ASCII document is also scanned without UTF-8 decoding.
+        let ascii = doc.is_ascii();
+        let text: &str = if params.lowercase {
+            lowercase_into(doc, ascii, lower);
+            lower
+        } else {
+            doc
         };
         let stop = tokenizer.stop.as_ref();
         let keep = |t: &str| stop.is_none_or(|s| s.get(t).is_none());
         let (lo, hi) = params.ngram_range;
         if hi == 1 {
-            tokenizer.matcher.scan(text, |a, b| {
-                let t = fold_ascii(&text[a..b], fold, token);
+            tokenizer.matcher.scan(text, ascii, |a, b| {
+                let t = &text[a..b];
                 if keep(t) {
                     f(t);
                 }
@@ -728,15 +751,15 @@ impl Scanner<'_> {
             return;
         }
         spans.clear();
-        tokenizer.matcher.scan(text, |a, b| {
-            if keep(fold_ascii(&text[a..b], fold, token)) {
+        tokenizer.matcher.scan(text, ascii, |a, b| {
+            if keep(&text[a..b]) {
                 spans.push((a, b));
             }
         });
         for n in lo..=hi.min(spans.len()) {
             for window in spans.windows(n) {
                 if n == 1 {
-                    f(fold_ascii(&text[window[0].0..window[0].1], fold, token));
+                    f(&text[window[0].0..window[0].1]);
                     continue;
                 }
                 gram.clear();
@@ -745,9 +768,6 @@ impl Scanner<'_> {
                         gram.push(' ');
                     }
                     gram.push_str(&text[a..b]);
-                }
-                if fold {
-                    gram.make_ascii_lowercase();
                 }
                 f(gram);
             }
@@ -885,7 +905,46 @@ mod tests {
         assert_eq!(t.stop_words, None);
     }
 
+    fn spans(scan: impl Fn(&mut dyn FnMut(usize, usize))) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        scan(&mut |a, b| out.push((a, b)));
+        out
+    }
+
+    #[test]
+    fn ascii_scanner_handles_edges() {
+        let doc = "a bb_ c9 __ x";
+        assert_eq!(
+            spans(|e| scan_ascii_words(doc.as_bytes(), e)),
+            [(2, 5), (6, 8), (9, 11)]
+        );
+        assert!(spans(|e| scan_ascii_words(b"", e)).is_empty());
+        assert_eq!(spans(|e| scan_ascii_words(b"ab", e)), [(0, 2)]);
+    }
+
     proptest! {
+        /// The ASCII fast path finds exactly the spans of the general scanner, on any ASCII
+        /// text (every byte value below 128, words of every length at either end).
+        #[test]
+        fn ascii_scanner_equals_general_scanner(doc in "[\\x00-\\x7f]{0,120}") {
+            prop_assert_eq!(
+                spans(|e| scan_ascii_words(doc.as_bytes(), e)),
+                spans(|e| scan_words(&doc, e))
+            );
+        }
+
+        /// Tokens of an ASCII document (fast path) equal those of the same document with one
+        /// non-ASCII separator appended (general path, which cannot change the tokens).
+        #[test]
+        fn ascii_tokens_equal_general_tokens(
+            doc in "[a-zA-Z0-9_ .,;'!\\-\t\n]{0,80}",
+            lowercase in any::<bool>(),
+            ngram_max in 1usize..3,
+        ) {
+            let t = Tokenizer::new().lowercase(lowercase).ngram_range(1, ngram_max);
+            prop_assert_eq!(toks(&t, &doc), toks(&t, &format!("{doc}\u{a0}")));
+        }
+
         /// On ASCII and Latin-1 text (where Rust's and Python's `\w` agree) the hand-made
         /// scanner equals the regex `(?u)\b\w\w+\b`.
         #[test]

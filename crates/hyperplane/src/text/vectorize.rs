@@ -21,7 +21,7 @@ use crate::data::{CsrBuilder, CsrMatrix};
 use crate::error::{Error, Result};
 use crate::estimator::{parse_param, unknown_param, Params};
 use crate::text::hash::fx_hash;
-use crate::text::tokenize::{CompiledTokenizer, Tokenizer};
+use crate::text::tokenize::{CompiledTokenizer, Scanner, Tokenizer};
 use crate::text::vocabulary::{select_terms, DocFreq, HotCache, TermIndex};
 
 /// Counts terms per document.
@@ -120,30 +120,29 @@ impl CountVectorizer {
             ));
         }
 
-        // 1. Count each chunk of documents, sharing one sharded term table.
+        // 1. Count each chunk of documents, sharing one sharded term table. The counts are
+        // kept only if something reads them: the values (unless binary) or `max_features`.
+        let keep_counts = !self.binary || self.max_features.is_some();
         let shared = SharedTerms::new();
         let chunks: Vec<IdRows> = docs
             .par_chunks(chunk_len(docs.len(), 4))
-            .map(|chunk| shared.count(&tokenizer, chunk))
+            .map_init(
+                || Worker::new(&tokenizer, 0),
+                |w, chunk| shared.count(w, chunk, keep_counts),
+            )
             .collect();
         let terms = shared.into_terms();
 
-        // 2. Document frequency and total count of each term id.
-        let zeros = || (vec![0u32; terms.len()], vec![0u64; terms.len()]);
-        let (df, tf) = chunks
-            .par_iter()
-            .fold(zeros, |(mut df, mut tf), rows| {
-                for (&id, &c) in rows.ids.iter().zip(&rows.counts) {
-                    df[id as usize] += 1;
-                    tf[id as usize] += u64::from(c);
-                }
-                (df, tf)
-            })
-            .reduce(zeros, |(mut df, mut tf), (df2, tf2)| {
-                df.iter_mut().zip(df2).for_each(|(a, b)| *a += b);
-                tf.iter_mut().zip(tf2).for_each(|(a, b)| *a += b);
-                (df, tf)
-            });
+        // 2. Document frequency and (when kept) total count of each term id: one sequential
+        // pass, a few milliseconds, with no per-thread copies of the arrays.
+        let mut df = vec![0u32; terms.len()];
+        let mut tf = vec![0u64; if keep_counts { terms.len() } else { 0 }];
+        for rows in &chunks {
+            rows.ids.iter().for_each(|&id| df[id as usize] += 1);
+            for (&id, &c) in rows.ids.iter().zip(&rows.counts) {
+                tf[id as usize] += u64::from(c);
+            }
+        }
 
         // 3. Prune and sort: term id -> column.
         let kept = select_terms(
@@ -163,22 +162,16 @@ impl CountVectorizer {
             .iter()
             .map(|&g| std::mem::take(&mut terms[g as usize]))
             .collect();
+        drop((terms, df, tf, kept));
         let n_features = vocabulary.len();
 
-        // 4. Index the vocabulary while the chunks write their rows.
+        // 4. Write the rows, then index the vocabulary: one after the other, so the id rows
+        // are freed before the index table is allocated (a lower peak than side by side).
         let binary = self.binary;
-        let (vocabulary, x) = rayon::join(
-            || TermIndex::from_terms(vocabulary),
-            || {
-                build_matrix.then(|| {
-                    let parts: Vec<CsrPart> = chunks
-                        .into_par_iter()
-                        .map(|rows| rows.to_columns(&column, binary))
-                        .collect();
-                    concat_parts(n_features, parts)
-                })
-            },
-        );
+        let x = build_matrix
+            .then(|| write_columns(chunks, &column, n_features, binary))
+            .transpose()?;
+        let vocabulary = TermIndex::from_terms(vocabulary);
         let fitted = FittedCountVectorizer {
             tokenizer,
             binary,
@@ -246,24 +239,29 @@ impl FittedCountVectorizer {
         let n = self.n_features();
         let parts: Vec<CsrPart> = docs
             .par_chunks(chunk_len(docs.len(), 4))
-            .map(|chunk| {
-                let mut scanner = self.tokenizer.scanner();
-                let mut cache = HotCache::new();
-                let mut counter = Counter::with_len(n);
-                let mut part = CsrPart::default();
-                for doc in chunk {
-                    scanner.for_each_token(doc.as_ref(), |t| {
-                        let lookup = |t: &str, h| self.vocabulary.get_hashed(t, h);
-                        if let Some(j) = cache.get_or(t, fx_hash(t.as_bytes()), lookup) {
-                            counter.add(j);
-                        }
-                    });
-                    counter.touched.sort_unstable();
-                    counter.drain(|j, c| part.push(j, value(c, self.binary)));
-                    part.end_row();
-                }
-                part
-            })
+            .map_init(
+                || Worker::new(&self.tokenizer, n),
+                |w, chunk| {
+                    let Worker {
+                        scanner,
+                        cache,
+                        counter,
+                    } = w;
+                    let mut part = CsrPart::default();
+                    for doc in chunk {
+                        scanner.for_each_token(doc.as_ref(), |t| {
+                            let lookup = |t: &str, h| self.vocabulary.get_hashed(t, h);
+                            if let Some(j) = cache.get_or(t, fx_hash(t.as_bytes()), lookup) {
+                                counter.add(j);
+                            }
+                        });
+                        counter.touched.sort_unstable();
+                        counter.drain(|j, c| part.push(j, value(c, self.binary)));
+                        part.end_row();
+                    }
+                    part
+                },
+            )
             .collect();
         concat_parts(n, parts)
     }
@@ -310,8 +308,26 @@ pub(crate) fn chunk_len(n_docs: usize, per_thread: usize) -> usize {
         .max(1)
 }
 
+/// What a thread needs to count terms, reused across the chunks it takes (rayon's
+/// `map_init`): the cache then stays warm and the buffers are allocated once per thread.
+struct Worker<'a> {
+    scanner: Scanner<'a>,
+    cache: HotCache,
+    counter: Counter,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker whose counter starts with room for ids below `n_ids`.
+    fn new(tokenizer: &'a CompiledTokenizer, n_ids: usize) -> Self {
+        Worker {
+            scanner: tokenizer.scanner(),
+            cache: HotCache::new(),
+            counter: Counter::with_len(n_ids),
+        }
+    }
+}
+
 /// Per-document term counts: dense counters plus the ids touched, reset by `drain`.
-#[derive(Default)]
 struct Counter {
     counts: Vec<u32>,
     touched: Vec<u32>,
@@ -372,11 +388,13 @@ impl SharedTerms {
         shard.get_or_insert_hashed(term, hash) * SHARDS as u32 + s as u32
     }
 
-    /// Rows of `(id, count)` for `docs`.
-    fn count<D: AsRef<str>>(&self, tokenizer: &CompiledTokenizer, docs: &[D]) -> IdRows {
-        let mut scanner = tokenizer.scanner();
-        let mut cache = HotCache::new();
-        let mut counter = Counter::default();
+    /// Rows of the term ids of `docs`, with their counts if `keep_counts`.
+    fn count<D: AsRef<str>>(&self, w: &mut Worker<'_>, docs: &[D], keep_counts: bool) -> IdRows {
+        let Worker {
+            scanner,
+            cache,
+            counter,
+        } = w;
         let mut rows = IdRows {
             row_ends: Vec::with_capacity(docs.len()),
             ..IdRows::default()
@@ -390,7 +408,9 @@ impl SharedTerms {
             });
             counter.drain(|id, c| {
                 rows.ids.push(id);
-                rows.counts.push(c);
+                if keep_counts {
+                    rows.counts.push(c);
+                }
             });
             rows.row_ends.push(rows.ids.len());
         }
@@ -419,7 +439,8 @@ impl SharedTerms {
     }
 }
 
-/// Rows of `(term id, count)` pairs, unsorted within a row.
+/// Rows of term ids with their counts (`counts` is empty when they are not needed: binary
+/// values and no `max_features`), unsorted within a row.
 #[derive(Default)]
 struct IdRows {
     row_ends: Vec<usize>,
@@ -428,29 +449,79 @@ struct IdRows {
 }
 
 impl IdRows {
-    /// The rows with ids mapped to columns (dropped ones removed), sorted by column.
-    fn to_columns(&self, column: &[u32], binary: bool) -> CsrPart {
-        let mut part = CsrPart::default();
-        let mut row: Vec<(u32, u32)> = Vec::new();
+    /// Number of entries of each row whose term has a column.
+    fn kept_lens(&self, column: &[u32]) -> Vec<usize> {
         let mut start = 0;
+        self.row_ends
+            .iter()
+            .map(|&end| {
+                let ids = &self.ids[start..end];
+                start = end;
+                ids.iter()
+                    .filter(|&&id| column[id as usize] != DROPPED)
+                    .count()
+            })
+            .collect()
+    }
+
+    /// Writes the rows with ids mapped to columns (dropped ones removed), sorted by column,
+    /// into `indices` and `values` (exactly the kept entries, in row order).
+    fn write_columns(&self, column: &[u32], binary: bool, indices: &mut [u32], values: &mut [f64]) {
+        // `column << 32 | count`: sorting the packed words sorts by column. Without stored
+        // counts the values are binary and the count is never read.
+        let count = |i: usize| self.counts.get(i).copied().unwrap_or(1);
+        let mut row: Vec<u64> = Vec::new();
+        let (mut start, mut k) = (0, 0);
         for &end in &self.row_ends {
             row.clear();
-            row.extend(
-                self.ids[start..end]
-                    .iter()
-                    .zip(&self.counts[start..end])
-                    .map(|(&id, &c)| (column[id as usize], c))
-                    .filter(|&(j, _)| j != DROPPED),
-            );
-            row.sort_unstable_by_key(|e| e.0);
-            for &(j, c) in &row {
-                part.push(j, value(c, binary));
+            row.extend((start..end).filter_map(|i| {
+                let j = column[self.ids[i] as usize];
+                (j != DROPPED).then(|| u64::from(j) << 32 | u64::from(count(i)))
+            }));
+            row.sort_unstable();
+            for &e in &row {
+                indices[k] = (e >> 32) as u32;
+                values[k] = value(e as u32, binary);
+                k += 1;
             }
-            part.end_row();
             start = end;
         }
-        part
     }
+}
+
+/// The count matrix of all chunks, written in place: the row lengths are counted first,
+/// then the result arrays are allocated once and every chunk fills its own slice of them
+/// in parallel, its id rows freed as soon as they are written. No intermediate per-chunk
+/// matrix, so the peak is the id rows plus the result.
+fn write_columns(
+    chunks: Vec<IdRows>,
+    column: &[u32],
+    n_cols: usize,
+    binary: bool,
+) -> Result<CsrMatrix> {
+    let lens: Vec<Vec<usize>> = chunks.par_iter().map(|r| r.kept_lens(column)).collect();
+    let n_rows = lens.iter().map(Vec::len).sum::<usize>();
+    let mut indptr = Vec::with_capacity(n_rows + 1);
+    let mut nnz = 0;
+    indptr.push(0);
+    for &len in lens.iter().flatten() {
+        nnz += len;
+        indptr.push(nnz);
+    }
+    let mut indices = vec![0u32; nnz];
+    let mut data = vec![0.0; nnz];
+    let mut jobs = Vec::with_capacity(chunks.len());
+    let (mut rest_i, mut rest_d) = (&mut indices[..], &mut data[..]);
+    for (rows, lens) in chunks.into_iter().zip(&lens) {
+        let n: usize = lens.iter().sum();
+        let (i, ri) = rest_i.split_at_mut(n);
+        let (d, rd) = rest_d.split_at_mut(n);
+        (rest_i, rest_d) = (ri, rd);
+        jobs.push((rows, i, d));
+    }
+    jobs.into_par_iter()
+        .for_each(|(rows, i, d)| rows.write_columns(column, binary, i, d));
+    CsrMatrix::new(n_cols, indptr, indices, data)
 }
 
 /// CSR rows of a chunk of documents, columns sorted within each row.
@@ -473,11 +544,12 @@ impl CsrPart {
     }
 }
 
-/// The chunks' rows, in order, as one matrix.
+/// The chunks' rows, in order, as one matrix. Each part is freed as soon as it is copied,
+/// so the peak is about one matrix plus one part, not two matrices.
 pub(crate) fn concat_parts(n_cols: usize, parts: Vec<CsrPart>) -> CsrMatrix {
     let mut b = CsrBuilder::new(n_cols);
     b.reserve(parts.iter().map(|p| p.indices.len()).sum());
-    for p in &parts {
+    for p in parts {
         let mut start = 0;
         for &end in &p.row_ends {
             b.push_sorted_row(
@@ -660,9 +732,13 @@ mod tests {
 
         /// Row `i` counts exactly the tokens of document `i`, whatever the chunking.
         #[test]
-        fn rows_count_the_tokens(docs in docs_strategy(), bigrams in any::<bool>()) {
+        fn rows_count_the_tokens(
+            docs in docs_strategy(),
+            bigrams in any::<bool>(),
+            binary in any::<bool>(),
+        ) {
             let tokenizer = Tokenizer::new().ngram_range(1, if bigrams { 2 } else { 1 });
-            let cv = CountVectorizer::new().tokenizer(tokenizer.clone());
+            let cv = CountVectorizer::new().tokenizer(tokenizer.clone()).binary(binary);
             let Ok((fitted, x)) = cv.fit_transform(&docs) else {
                 // Only when no document has a token.
                 prop_assert!(docs.iter().all(|d| tokenizer.tokens(d).unwrap().is_empty()));
@@ -672,7 +748,8 @@ mod tests {
             for (i, doc) in docs.iter().enumerate() {
                 let mut expected = vec![0.0; fitted.n_features()];
                 for t in tokenizer.tokens(doc).unwrap() {
-                    expected[fitted.column(&t).unwrap()] += 1.0;
+                    let v = &mut expected[fitted.column(&t).unwrap()];
+                    *v = if binary { 1.0 } else { *v + 1.0 };
                 }
                 let mut row = vec![0.0; fitted.n_features()];
                 x.for_each_in_row(i, |j, v| row[j] = v);
