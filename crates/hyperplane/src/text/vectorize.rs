@@ -121,8 +121,8 @@ impl CountVectorizer {
         }
 
         // 1. Count each chunk of documents, sharing one sharded term table. The counts are
-        // kept only if something reads them: the values (unless binary) or `max_features`.
-        let keep_counts = !self.binary || self.max_features.is_some();
+        // kept only when the values are counts (not binary).
+        let keep_counts = !self.binary;
         let shared = SharedTerms::new();
         let chunks: Vec<IdRows> = docs
             .par_chunks(chunk_len(docs.len(), 4))
@@ -142,6 +142,12 @@ impl CountVectorizer {
             for (&id, &c) in rows.ids.iter().zip(&rows.counts) {
                 tf[id as usize] += u64::from(c);
             }
+        }
+
+        // With binary values a term's total is its document frequency, as in scikit-learn
+        // (which sets counts to 1 before `max_features` ranks the terms).
+        if !keep_counts && self.max_features.is_some() {
+            tf = df.iter().map(|&d| u64::from(d)).collect();
         }
 
         // 3. Prune and sort: term id -> column.
@@ -634,6 +640,15 @@ mod tests {
             .fit(&DOCS)
             .unwrap();
         assert_eq!(fitted.vocabulary(), ["on", "sat", "the"]);
+        // CountVectorizer(binary=True, max_features=1) ranks by document frequency:
+        // ['b2'] (the total count would pick 'a1').
+        let docs = ["a1 a1 a1 a1 b2", "b2 c3", "c3 d4", "b2"];
+        let fitted = CountVectorizer::new()
+            .binary(true)
+            .max_features(Some(1))
+            .fit(&docs)
+            .unwrap();
+        assert_eq!(fitted.vocabulary(), ["b2"]);
         // CountVectorizer(ngram_range=(1, 2), min_df=2) -> ['on', 'on the', 'sat', 'sat on', 'the']
         let cv = CountVectorizer::new()
             .tokenizer(Tokenizer::new().ngram_range(1, 2))
