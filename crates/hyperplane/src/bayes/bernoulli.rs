@@ -82,23 +82,10 @@ impl CountParams for BernoulliNB {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bayes::properties::irbook;
     use crate::data::{CsrMatrix, Dataset, Features};
     use crate::estimator::{Classifier, Fit, Params};
     use ndarray::array;
-
-    fn irbook() -> Dataset {
-        let x = array![
-            [2.0, 1.0, 0.0, 0.0, 0.0, 0.0],
-            [2.0, 0.0, 1.0, 0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 0.0, 1.0, 1.0]
-        ];
-        Dataset::new(
-            x.into(),
-            &["yes".into(), "yes".into(), "yes".into(), "no".into()],
-        )
-        .unwrap()
-    }
 
     #[test]
     fn irbook_example() {

@@ -78,24 +78,10 @@ impl CountParams for MultinomialNB {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{CsrMatrix, Dataset, Features, Label};
+    use crate::bayes::properties::irbook;
+    use crate::data::{CsrMatrix, Features, Label};
     use crate::estimator::{Classifier, Fit, Params};
     use ndarray::array;
-
-    fn irbook() -> Dataset {
-        // Chinese Beijing Shanghai Macao Tokyo Japan
-        let x = array![
-            [2.0, 1.0, 0.0, 0.0, 0.0, 0.0],
-            [2.0, 0.0, 1.0, 0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 0.0, 1.0, 1.0]
-        ];
-        Dataset::new(
-            x.into(),
-            &["yes".into(), "yes".into(), "yes".into(), "no".into()],
-        )
-        .unwrap()
-    }
 
     #[test]
     fn irbook_example() {
