@@ -12,64 +12,26 @@
 //!
 //! The second form costs one multiply-add per stored entry, so sparse input stays sparse.
 
-use serde::{Deserialize, Serialize};
-
 use crate::bayes::counts::{
-    fit_counts, log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts, SmoothedLn,
+    log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts, SmoothedLn,
 };
 use crate::bayes::likelihood::{split, split_sum, LinearScore};
+use crate::bayes::model::naive_bayes_params;
 use crate::bayes::prior::{check_alpha, Priors};
-use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Fit, Params};
 
-/// Params of Bernoulli Naive Bayes.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
-/// | `binarize` | `Some(0.0)` | `x_j = 1` when the value is `> binarize`; `None`: values are already 0/1 | finite (`>= 0` for sparse input), or `none` |
-/// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BernoulliNB {
-    pub alpha: f64,
-    pub binarize: Option<f64>,
-    pub priors: Priors,
-}
-
-impl Default for BernoulliNB {
-    fn default() -> Self {
-        BernoulliNB {
-            alpha: 1.0,
-            binarize: Some(0.0),
-            priors: Priors::Fitted,
-        }
-    }
-}
-
-impl BernoulliNB {
-    /// Sets `alpha`.
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.alpha = alpha;
-        self
-    }
-    /// Sets `binarize`.
-    pub fn binarize(mut self, binarize: Option<f64>) -> Self {
-        self.binarize = binarize;
-        self
-    }
-    /// Sets `priors`.
-    pub fn priors(mut self, priors: Priors) -> Self {
-        self.priors = priors;
-        self
-    }
-    /// Empty statistics for `n_features` features, to `update` batch by batch.
-    pub fn statistics(&self, n_features: usize) -> FeatureCounts {
-        FeatureCounts::new(n_features, self.event())
-    }
-    /// The model of accumulated statistics.
-    pub fn finish(&self, stats: FeatureCounts) -> Result<BernoulliNBModel> {
-        CountNBModel::from_statistics(self.clone(), stats)
+naive_bayes_params! {
+    /// Params of Bernoulli Naive Bayes.
+    ///
+    /// | name | default | meaning | valid range |
+    /// |---|---|---|---|
+    /// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
+    /// | `binarize` | `Some(0.0)` | `x_j = 1` when the value is `> binarize`; `None`: values are already 0/1 | finite (`>= 0` for sparse input), or `none` |
+    /// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
+    pub struct BernoulliNB {
+        pub alpha: f64 = 1.0,
+        pub binarize: Option<f64> = Some(0.0),
+        pub priors: Priors = Priors::Fitted,
     }
 }
 
@@ -117,66 +79,13 @@ impl CountParams for BernoulliNB {
     }
 }
 
-impl Fit for BernoulliNB {
-    type Model = BernoulliNBModel;
-    fn fit(&self, data: &Dataset) -> Result<BernoulliNBModel> {
-        fit_counts(self, data)
-    }
-}
-
-impl Params for BernoulliNB {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "alpha" => self.alpha = parse_param(name, value)?,
-            "binarize" => {
-                self.binarize = match value.trim() {
-                    "none" => None,
-                    v => Some(parse_param(name, v)?),
-                }
-            }
-            "priors" => self.priors = value.parse()?,
-            _ => {
-                return Err(unknown_param(
-                    Self::NAME,
-                    name,
-                    &["alpha", "binarize", "priors"],
-                ))
-            }
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        vec![
-            ("alpha".into(), self.alpha.to_string()),
-            (
-                "binarize".into(),
-                self.binarize.map_or("none".into(), |t| t.to_string()),
-            ),
-            ("priors".into(), self.priors.to_string()),
-        ]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{CsrMatrix, Features};
-    use crate::estimator::Classifier;
+    use crate::bayes::properties::irbook;
+    use crate::data::{CsrMatrix, Dataset, Features};
+    use crate::estimator::{Classifier, Fit, Params};
     use ndarray::array;
-
-    fn irbook() -> Dataset {
-        let x = array![
-            [2.0, 1.0, 0.0, 0.0, 0.0, 0.0],
-            [2.0, 0.0, 1.0, 0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 0.0, 1.0, 1.0]
-        ];
-        Dataset::new(
-            x.into(),
-            &["yes".into(), "yes".into(), "yes".into(), "no".into()],
-        )
-        .unwrap()
-    }
 
     #[test]
     fn irbook_example() {

@@ -22,37 +22,28 @@ use serde::{Deserialize, Serialize};
 
 use crate::bayes::counts::{log_ratios, SmoothedLn};
 use crate::bayes::explain;
-use crate::bayes::likelihood::{argmax_rows, split, split_sum, JointLogLikelihood};
-use crate::bayes::prior::{check_alpha, check_batch, remap, ClassCounts, Priors};
-use crate::data::{Dataset, Features, Label, RowAccess};
+use crate::bayes::likelihood::{split, split_sum, JointLogLikelihood};
+use crate::bayes::model::{naive_bayes_params, FittedNB, NaiveBayesParams, Statistics};
+use crate::bayes::prior::{check_alpha, check_batch, ClassCounts, Priors};
+use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Classifier, Fit, Params};
 use crate::with_rows;
 
 /// The largest category index accepted in training (memory is `O(k)` per class and feature).
 pub const MAX_CATEGORY: usize = 1 << 20;
 
-/// Params of categorical Naive Bayes.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
-/// | `min_categories` | 0 | every feature has at least this many categories `k_j` | `0..=2^20` |
-/// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CategoricalNB {
-    pub alpha: f64,
-    pub min_categories: usize,
-    pub priors: Priors,
-}
-
-impl Default for CategoricalNB {
-    fn default() -> Self {
-        CategoricalNB {
-            alpha: 1.0,
-            min_categories: 0,
-            priors: Priors::Fitted,
-        }
+naive_bayes_params! {
+    /// Params of categorical Naive Bayes.
+    ///
+    /// | name | default | meaning | valid range |
+    /// |---|---|---|---|
+    /// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
+    /// | `min_categories` | 0 | every feature has at least this many categories `k_j` | `0..=2^20` |
+    /// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
+    pub struct CategoricalNB {
+        pub alpha: f64 = 1.0,
+        pub min_categories: usize = 0,
+        pub priors: Priors = Priors::Fitted,
     }
 }
 
@@ -120,24 +111,16 @@ impl CategoryCounts {
         }
     }
 
-    fn absorb(&mut self, incoming: &[Label]) -> Vec<usize> {
-        let (old, inc) = self.classes.absorb(incoming);
-        let n = self.classes.len();
-        self.counts = remap(
-            std::mem::take(&mut self.counts),
-            &old,
-            n,
-            vec![vec![0.0]; self.n_features],
-        );
-        inc
-    }
-
     /// Adds the rows of `batch`.
     pub fn update(&mut self, batch: &Dataset) -> Result<()> {
         check_batch(self.n_features, batch.n_features())?;
         batch.x().check_finite("X")?;
         check_categories(batch.x(), Some(MAX_CATEGORY))?;
-        let inc = self.absorb(batch.classes());
+        let inc = self.classes.absorb_rows(
+            batch.classes(),
+            &mut self.counts,
+            vec![vec![0.0]; self.n_features],
+        );
         let targets = batch.targets();
         with_rows!(batch.x(), |m| {
             for i in 0..m.n_rows() {
@@ -163,41 +146,59 @@ impl CategoryCounts {
     /// Adds the statistics of another part.
     pub fn merge(&mut self, other: &Self) -> Result<()> {
         check_batch(self.n_features, other.n_features)?;
-        let inc = self.absorb(&other.classes.classes);
-        for (k, &c) in inc.iter().enumerate() {
-            self.classes.count[c] += other.classes.count[k];
-            for (a, b) in self.counts[c].iter_mut().zip(&other.counts[k]) {
-                if a.len() < b.len() {
-                    a.resize(b.len(), 0.0);
+        self.classes.merge_rows(
+            &other.classes,
+            &mut self.counts,
+            &other.counts,
+            vec![vec![0.0]; self.n_features],
+            |rows, other_rows| {
+                for (a, b) in rows.iter_mut().zip(other_rows) {
+                    if a.len() < b.len() {
+                        a.resize(b.len(), 0.0);
+                    }
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 }
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-            }
-        }
+            },
+        );
         Ok(())
     }
 }
 
-impl CategoricalNB {
-    /// Sets `alpha`.
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.alpha = alpha;
-        self
+impl Statistics for CategoryCounts {
+    fn n_features(&self) -> usize {
+        self.n_features
     }
-    /// Sets `min_categories`.
-    pub fn min_categories(mut self, k: usize) -> Self {
-        self.min_categories = k;
-        self
+    fn class_counts(&self) -> &ClassCounts {
+        &self.classes
     }
-    /// Sets `priors`.
-    pub fn priors(mut self, priors: Priors) -> Self {
-        self.priors = priors;
-        self
+    fn add_batch(&mut self, batch: &Dataset, _: &str) -> Result<()> {
+        self.update(batch)
     }
-    /// Empty statistics for `n_features` features.
-    pub fn statistics(&self, n_features: usize) -> CategoryCounts {
+    fn add_part(&mut self, other: &Self) -> Result<()> {
+        self.merge(other)
+    }
+}
+
+/// The tables of a categorical model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CategoricalTables {
+    n_categories: Vec<usize>,
+    /// `[j][c][v] = log P(x_j = v | c)`.
+    feature_log_prob: Vec<Vec<Vec<f64>>>,
+    /// `[j][c] = log P(x_j = unseen | c)`.
+    unseen_log_prob: Vec<Vec<f64>>,
+    /// `log P(c) + sum_j log P(x_j = 0 | c)`, split.
+    bias_impossible: Vec<f64>,
+    bias_finite: Vec<f64>,
+}
+
+impl NaiveBayesParams for CategoricalNB {
+    const NAME: &'static str = NAME;
+    type Stats = CategoryCounts;
+    type Tables = CategoricalTables;
+    fn empty_statistics(&self, n_features: usize) -> CategoryCounts {
         CategoryCounts::new(n_features)
     }
-
     fn validate(&self) -> Result<()> {
         check_alpha(self.alpha)?;
         if self.min_categories > MAX_CATEGORY {
@@ -210,10 +211,7 @@ impl CategoricalNB {
         self.priors.validate()
     }
 
-    /// The model of accumulated statistics.
-    pub fn finish(&self, stats: CategoryCounts) -> Result<CategoricalNBModel> {
-        self.validate()?;
-        stats.classes.check_total()?;
+    fn tables(&self, stats: &CategoryCounts) -> Result<(Vec<f64>, CategoricalTables)> {
         let class_log_prior = self.priors.log_prior(&stats.classes.count)?;
         let n_categories: Vec<usize> = (0..stats.n_features)
             .map(|j| {
@@ -250,84 +248,24 @@ impl CategoricalNB {
             bias_k[c] += k;
             bias_f[c] += f;
         }
-        Ok(CategoricalNBModel {
-            params: self.clone(),
-            stats,
-            class_log_prior,
+        let tables = CategoricalTables {
             n_categories,
             feature_log_prob: flp,
             unseen_log_prob: unseen,
             bias_impossible: bias_k,
             bias_finite: bias_f,
-        })
-    }
-}
-
-/// A fitted categorical Naive Bayes model.
-///
-/// A model file holds only the params and the statistics; the tables are derived again on
-/// loading, so they always agree with the statistics and `-inf` entries (alpha = 0) never
-/// have to pass through JSON.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "CategoricalNBModelRepr", into = "CategoricalNBModelRepr")]
-pub struct CategoricalNBModel {
-    params: CategoricalNB,
-    stats: CategoryCounts,
-    class_log_prior: Vec<f64>,
-    n_categories: Vec<usize>,
-    /// `[j][c][v] = log P(x_j = v | c)`.
-    feature_log_prob: Vec<Vec<Vec<f64>>>,
-    /// `[j][c] = log P(x_j = unseen | c)`.
-    unseen_log_prob: Vec<Vec<f64>>,
-    /// `log P(c) + sum_j log P(x_j = 0 | c)`, split.
-    bias_impossible: Vec<f64>,
-    bias_finite: Vec<f64>,
-}
-
-impl CategoricalNBModel {
-    /// The params the model was fitted with.
-    pub fn params(&self) -> &CategoricalNB {
-        &self.params
-    }
-    /// The sufficient statistics.
-    pub fn statistics(&self) -> &CategoryCounts {
-        &self.stats
-    }
-    /// `log P(c)` per class.
-    pub fn class_log_prior(&self) -> &[f64] {
-        &self.class_log_prior
-    }
-    /// `k_j` per feature.
-    pub fn n_categories(&self) -> &[usize] {
-        &self.n_categories
-    }
-    /// `feature_log_prob()[j][c][v] = log P(x_j = v | c)` (scikit-learn's layout).
-    pub fn feature_log_prob(&self) -> &[Vec<Vec<f64>>] {
-        &self.feature_log_prob
-    }
-
-    /// Continues training on `batch`; on error the model is unchanged.
-    pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
-        let mut stats = self.stats.clone();
-        stats.update(batch)?;
-        *self = self.params.finish(stats)?;
-        Ok(())
-    }
-
-    /// The model of the union of both training sets (params of `self`).
-    pub fn merge(&self, other: &Self) -> Result<Self> {
-        let mut stats = self.stats.clone();
-        stats.merge(&other.stats)?;
-        self.params.finish(stats)
+        };
+        Ok((class_log_prior, tables))
     }
 
     /// The `k` features with the largest evidence per class; a feature's score is the
     /// largest evidence of its categories,
     /// `max_v P(x_j=v|c) [ln P(x_j=v|c) - ln mean_{c'!=c} P(x_j=v|c')]`.
-    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
-        let nc = self.class_log_prior.len();
-        let mut scores = vec![vec![f64::NEG_INFINITY; self.n_categories.len()]; nc];
-        for (j, table) in self.feature_log_prob.iter().enumerate() {
+    fn top_features(model: &CategoricalNBModel, k: usize) -> Vec<Vec<(usize, f64)>> {
+        let t = &model.tables;
+        let nc = model.class_log_prior.len();
+        let mut scores = vec![vec![f64::NEG_INFINITY; t.n_categories.len()]; nc];
+        for (j, table) in t.feature_log_prob.iter().enumerate() {
             let p: Vec<Vec<f64>> = table
                 .iter()
                 .map(|r| r.iter().map(|v| v.exp()).collect())
@@ -342,10 +280,14 @@ impl CategoricalNBModel {
         explain::top_k(&scores, k, false)
     }
 
-    fn joint_log_likelihood(&self, x: &Features) -> Result<JointLogLikelihood> {
-        x.check_predict_input(self.n_categories.len())?;
+    fn joint_log_likelihood(
+        model: &CategoricalNBModel,
+        x: &Features,
+    ) -> Result<JointLogLikelihood> {
+        let t = &model.tables;
+        x.check_predict_input(t.n_categories.len())?;
         check_categories(x, None)?;
-        let nc = self.class_log_prior.len();
+        let nc = model.class_log_prior.len();
         let n = x.n_rows();
         let mut finite = Array2::zeros((n, nc));
         let mut impossible = Array2::zeros((n, nc));
@@ -353,20 +295,17 @@ impl CategoricalNBModel {
             let mut f = finite.row_mut(i);
             let mut k = impossible.row_mut(i);
             for c in 0..nc {
-                f[c] = self.bias_finite[c];
-                k[c] = self.bias_impossible[c];
+                f[c] = t.bias_finite[c];
+                k[c] = t.bias_impossible[c];
             }
             with_rows!(x, |m| m.for_each_in_row(i, |j, v| {
                 let v = v as usize;
                 if v == 0 {
                     return;
                 }
-                let table = &self.feature_log_prob[j];
+                let table = &t.feature_log_prob[j];
                 for c in 0..nc {
-                    let lp = table[c]
-                        .get(v)
-                        .copied()
-                        .unwrap_or(self.unseen_log_prob[j][c]);
+                    let lp = table[c].get(v).copied().unwrap_or(t.unseen_log_prob[j][c]);
                     let (k1, f1) = split(lp);
                     let (k0, f0) = split(table[c][0]);
                     f[c] += f1 - f0;
@@ -378,57 +317,17 @@ impl CategoricalNBModel {
     }
 }
 
-impl Classifier for CategoricalNBModel {
-    fn classes(&self) -> &[Label] {
-        &self.stats.classes.classes
-    }
-    fn n_features(&self) -> usize {
-        self.stats.n_features
-    }
-    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
-        Ok(self.joint_log_likelihood(x)?.decision())
-    }
-    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
-        Ok(self.joint_log_likelihood(x)?.log_proba())
-    }
-    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
-        Ok(argmax_rows(&self.predict_log_proba(x)?))
-    }
-}
+/// A fitted categorical Naive Bayes model.
+pub type CategoricalNBModel = FittedNB<CategoricalNB>;
 
-impl Fit for CategoricalNB {
-    type Model = CategoricalNBModel;
-    fn fit(&self, data: &Dataset) -> Result<CategoricalNBModel> {
-        self.validate()?;
-        data.check_fit()?;
-        let mut stats = self.statistics(data.n_features());
-        stats.update(data)?;
-        self.finish(stats)
+impl CategoricalNBModel {
+    /// `k_j` per feature.
+    pub fn n_categories(&self) -> &[usize] {
+        &self.tables.n_categories
     }
-}
-
-impl Params for CategoricalNB {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "alpha" => self.alpha = parse_param(name, value)?,
-            "min_categories" => self.min_categories = parse_param(name, value)?,
-            "priors" => self.priors = value.parse()?,
-            _ => {
-                return Err(unknown_param(
-                    NAME,
-                    name,
-                    &["alpha", "min_categories", "priors"],
-                ))
-            }
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        vec![
-            ("alpha".into(), self.alpha.to_string()),
-            ("min_categories".into(), self.min_categories.to_string()),
-            ("priors".into(), self.priors.to_string()),
-        ]
+    /// `feature_log_prob()[j][c][v] = log P(x_j = v | c)` (scikit-learn's layout).
+    pub fn feature_log_prob(&self) -> &[Vec<Vec<f64>>] {
+        &self.tables.feature_log_prob
     }
 }
 
@@ -436,6 +335,7 @@ impl Params for CategoricalNB {
 mod tests {
     use super::*;
     use crate::data::CsrMatrix;
+    use crate::estimator::{Classifier, Fit};
     use ndarray::array;
 
     fn data() -> Dataset {
@@ -488,28 +388,5 @@ mod tests {
         let (a, b) = (p.fit(&d).unwrap(), p.fit(&s).unwrap());
         assert_eq!(a.n_categories(), &[5, 5]);
         assert_eq!(a.feature_log_prob(), b.feature_log_prob());
-    }
-}
-
-/// What a model file holds of a [`CategoricalNBModel`].
-#[derive(Serialize, Deserialize)]
-struct CategoricalNBModelRepr {
-    params: CategoricalNB,
-    stats: CategoryCounts,
-}
-
-impl TryFrom<CategoricalNBModelRepr> for CategoricalNBModel {
-    type Error = Error;
-    fn try_from(r: CategoricalNBModelRepr) -> Result<Self> {
-        r.params.finish(r.stats)
-    }
-}
-
-impl From<CategoricalNBModel> for CategoricalNBModelRepr {
-    fn from(m: CategoricalNBModel) -> Self {
-        CategoricalNBModelRepr {
-            params: m.params,
-            stats: m.stats,
-        }
     }
 }

@@ -16,64 +16,28 @@
 //! `c` makes `c` certain, see the posterior rule); with `norm` the limit `alpha -> 0+` is
 //! used: the `m` features with `l = -inf` share weight `1/m`, the others get 0.
 
-use serde::{Deserialize, Serialize};
-
-use crate::bayes::counts::{fit_counts, CountNBModel, CountParams, EventModel, FeatureCounts};
+use crate::bayes::counts::{CountNBModel, CountParams, EventModel, FeatureCounts};
 use crate::bayes::likelihood::{split, LinearScore};
+use crate::bayes::model::naive_bayes_params;
 use crate::bayes::prior::{check_alpha, Priors};
-use crate::data::Dataset;
 use crate::error::Result;
-use crate::estimator::{parse_param, unknown_param, Fit, Params};
 
-/// Params of complement Naive Bayes.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `alpha` | 1.0 | Lidstone smoothing strength of the complement counts | finite, `>= 0` |
-/// | `norm` | false | normalise each class's weights to sum to 1 (Rennie et al.'s second step) | `true`, `false` |
-/// | `priors` | `Fitted` | class prior, used only when training saw a single class | `fitted`, `uniform`, or one probability per class |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ComplementNB {
-    pub alpha: f64,
-    pub norm: bool,
-    pub priors: Priors,
-}
-
-impl Default for ComplementNB {
-    fn default() -> Self {
-        ComplementNB {
-            alpha: 1.0,
-            norm: false,
-            priors: Priors::Fitted,
-        }
+naive_bayes_params! {
+    /// Params of complement Naive Bayes.
+    ///
+    /// | name | default | meaning | valid range |
+    /// |---|---|---|---|
+    /// | `alpha` | 1.0 | Lidstone smoothing strength of the complement counts | finite, `>= 0` |
+    /// | `norm` | false | normalise each class's weights to sum to 1 (Rennie et al.'s second step) | `true`, `false` |
+    /// | `priors` | `Fitted` | class prior, used only when training saw a single class | `fitted`, `uniform`, or one probability per class |
+    pub struct ComplementNB {
+        pub alpha: f64 = 1.0,
+        pub norm: bool = false,
+        pub priors: Priors = Priors::Fitted,
     }
 }
 
 impl ComplementNB {
-    /// Sets `alpha`.
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.alpha = alpha;
-        self
-    }
-    /// Sets `norm`.
-    pub fn norm(mut self, norm: bool) -> Self {
-        self.norm = norm;
-        self
-    }
-    /// Sets `priors`.
-    pub fn priors(mut self, priors: Priors) -> Self {
-        self.priors = priors;
-        self
-    }
-    /// Empty statistics for `n_features` features, to `update` batch by batch.
-    pub fn statistics(&self, n_features: usize) -> FeatureCounts {
-        FeatureCounts::new(n_features, EventModel::Counts)
-    }
-    /// The model of accumulated statistics.
-    pub fn finish(&self, stats: FeatureCounts) -> Result<ComplementNBModel> {
-        CountNBModel::from_statistics(self.clone(), stats)
-    }
-
     fn weights(&self, complement_log: Vec<f64>) -> Vec<f64> {
         if !self.norm {
             return complement_log.into_iter().map(|v| -v).collect();
@@ -164,42 +128,11 @@ impl CountParams for ComplementNB {
     }
 }
 
-impl Fit for ComplementNB {
-    type Model = ComplementNBModel;
-    fn fit(&self, data: &Dataset) -> Result<ComplementNBModel> {
-        fit_counts(self, data)
-    }
-}
-
-impl Params for ComplementNB {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "alpha" => self.alpha = parse_param(name, value)?,
-            "norm" => self.norm = parse_param(name, value)?,
-            "priors" => self.priors = value.parse()?,
-            _ => {
-                return Err(unknown_param(
-                    Self::NAME,
-                    name,
-                    &["alpha", "norm", "priors"],
-                ))
-            }
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        vec![
-            ("alpha".into(), self.alpha.to_string()),
-            ("norm".into(), self.norm.to_string()),
-            ("priors".into(), self.priors.to_string()),
-        ]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimator::Classifier;
+    use crate::data::Dataset;
+    use crate::estimator::{Classifier, Fit};
     use ndarray::array;
 
     fn data() -> Dataset {

@@ -5,16 +5,15 @@
 //! One pass over the rows: each stored entry of row `i` adds `w_i x_ij` to the row of its
 //! class, so a CSR matrix costs one multiply-add per non-zero (no per-class products).
 
-use ndarray::Array2;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::bayes::explain;
-use crate::bayes::likelihood::{argmax_rows, JointLogLikelihood, LinearScore};
-use crate::bayes::prior::{check_batch, remap, ClassCounts};
-use crate::data::{CsrMatrix, Dataset, Features, Label, RowAccess};
+use crate::bayes::likelihood::{JointLogLikelihood, LinearScore};
+use crate::bayes::model::{FittedNB, NaiveBayesParams, Statistics};
+use crate::bayes::prior::{check_batch, ClassCounts};
+use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::Classifier;
 use crate::with_rows;
 
 /// What a feature value means to a count model.
@@ -179,14 +178,12 @@ impl FeatureCounts {
     pub fn update(&mut self, batch: &Dataset, model: &str) -> Result<()> {
         check_batch(self.n_features, batch.n_features())?;
         self.event.check(batch.x(), "X", model)?;
-        let (old, inc) = self.classes.absorb(batch.classes());
-        let n = self.classes.len();
-        self.feature_count = remap(
-            std::mem::take(&mut self.feature_count),
-            &old,
-            n,
+        let inc = self.classes.absorb_rows(
+            batch.classes(),
+            &mut self.feature_count,
             vec![0.0; self.n_features],
         );
+        let n = self.classes.len();
         let map = self.event.map();
         // the rows of each class of the batch, in row order: one class's sums stay in cache
         // while its rows stream by, and each sum keeps the row order
@@ -227,30 +224,20 @@ impl FeatureCounts {
                 self.event, other.event
             )));
         }
-        let (old, inc) = self.classes.absorb(&other.classes.classes);
-        let n = self.classes.len();
-        self.feature_count = remap(
-            std::mem::take(&mut self.feature_count),
-            &old,
-            n,
+        self.classes.merge_rows(
+            &other.classes,
+            &mut self.feature_count,
+            &other.feature_count,
             vec![0.0; self.n_features],
+            |a, b| a.iter_mut().zip(b).for_each(|(x, y)| *x += y),
         );
-        for (k, &c) in inc.iter().enumerate() {
-            self.classes.count[c] += other.classes.count[k];
-            for (a, b) in self.feature_count[c]
-                .iter_mut()
-                .zip(&other.feature_count[k])
-            {
-                *a += b;
-            }
-        }
         Ok(())
     }
 }
 
 /// What a count model computes from [`FeatureCounts`]: MultinomialNB, BernoulliNB and
 /// ComplementNB implement it; [`CountNBModel`] does the rest once for all three.
-pub trait CountParams: Clone + std::fmt::Debug + Serialize + DeserializeOwned {
+pub trait CountParams: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned {
     /// The model's name in messages, e.g. `"MultinomialNB"`.
     const NAME: &'static str;
     /// How feature values are read.
@@ -269,125 +256,84 @@ pub trait CountParams: Clone + std::fmt::Debug + Serialize + DeserializeOwned {
     }
 }
 
-/// Fits a count model: validate, one pass of statistics, finish.
-pub(crate) fn fit_counts<P: CountParams>(params: &P, data: &Dataset) -> Result<CountNBModel<P>> {
-    params.validate()?;
-    if data.n_samples() == 0 || data.n_features() == 0 {
-        // the same message as every learner; finiteness is checked by `update`
-        data.check_fit()?;
+impl Statistics for FeatureCounts {
+    fn n_features(&self) -> usize {
+        self.n_features
     }
-    let mut stats = FeatureCounts::new(data.n_features(), params.event());
-    stats.update(data, P::NAME)?;
-    CountNBModel::from_statistics(params.clone(), stats)
+    fn class_counts(&self) -> &ClassCounts {
+        &self.classes
+    }
+    fn add_batch(&mut self, batch: &Dataset, model: &str) -> Result<()> {
+        self.update(batch, model)
+    }
+    fn add_part(&mut self, other: &Self) -> Result<()> {
+        self.merge(other)
+    }
 }
 
-/// A fitted count model (MultinomialNB, BernoulliNB or ComplementNB): its params, its
-/// statistics (so it can keep training) and the tables derived from them.
-///
-/// A model file holds only the params and the statistics; the tables are derived again on
-/// loading, so they always agree with the statistics and `-inf` entries (alpha = 0) never
-/// have to pass through JSON.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(
-    bound = "P: CountParams",
-    try_from = "CountNBRepr<P>",
-    into = "CountNBRepr<P>"
-)]
-pub struct CountNBModel<P> {
-    params: P,
-    stats: FeatureCounts,
-    class_log_prior: Vec<f64>,
+/// A fitted count model (MultinomialNB, BernoulliNB or ComplementNB).
+pub type CountNBModel<P> = FittedNB<P>;
+
+/// The tables of a count model: `feature_log_prob[c][j]` and the linear joint
+/// log-likelihood.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountTables {
     feature_log_prob: Vec<Vec<f64>>,
     score: LinearScore,
 }
 
-impl<P: CountParams> CountNBModel<P> {
-    /// The model of `params` for the statistics `stats` (the `finish` step).
-    pub fn from_statistics(params: P, stats: FeatureCounts) -> Result<Self> {
-        params.validate()?;
-        if stats.event != params.event() {
-            return Err(Error::data(format!(
-                "{} needs statistics of event model {:?}, not {:?}",
-                P::NAME,
-                params.event(),
-                stats.event
-            )));
+impl<P: CountParams> NaiveBayesParams for P {
+    const NAME: &'static str = <P as CountParams>::NAME;
+    type Stats = FeatureCounts;
+    type Tables = CountTables;
+    fn validate(&self) -> Result<()> {
+        CountParams::validate(self)
+    }
+    fn empty_statistics(&self, n_features: usize) -> FeatureCounts {
+        FeatureCounts::new(n_features, self.event())
+    }
+    fn check_statistics(&self, stats: &FeatureCounts) -> Result<()> {
+        if stats.event == self.event() {
+            return Ok(());
         }
-        stats.classes.check_total()?;
-        let (class_log_prior, feature_log_prob, score) = params.tables(&stats)?;
-        Ok(CountNBModel {
-            params,
-            stats,
-            class_log_prior,
+        Err(Error::data(format!(
+            "{} needs statistics of event model {:?}, not {:?}",
+            <P as CountParams>::NAME,
+            self.event(),
+            stats.event
+        )))
+    }
+    fn tables(&self, stats: &FeatureCounts) -> Result<(Vec<f64>, CountTables)> {
+        let (class_log_prior, feature_log_prob, score) = CountParams::tables(self, stats)?;
+        let tables = CountTables {
             feature_log_prob,
             score,
-        })
+        };
+        Ok((class_log_prior, tables))
     }
-
-    /// The params the model was fitted with.
-    pub fn params(&self) -> &P {
-        &self.params
-    }
-    /// The sufficient statistics.
-    pub fn statistics(&self) -> &FeatureCounts {
-        &self.stats
-    }
-    /// `log P(c)` per class.
-    pub fn class_log_prior(&self) -> &[f64] {
-        &self.class_log_prior
-    }
-    /// The fitted per-class feature weights, class-major (scikit-learn's `feature_log_prob_`).
-    pub fn feature_log_prob(&self) -> &[Vec<f64>] {
-        &self.feature_log_prob
-    }
-
-    /// Continues training on `batch` (new classes are added); on error the model is unchanged.
-    pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
-        let mut stats = self.stats.clone();
-        stats.update(batch, P::NAME)?;
-        *self = Self::from_statistics(self.params.clone(), stats)?;
-        Ok(())
-    }
-
-    /// The model of the union of both training sets (params of `self`).
-    pub fn merge(&self, other: &Self) -> Result<Self> {
-        let mut stats = self.stats.clone();
-        stats.merge(&other.stats)?;
-        Self::from_statistics(self.params.clone(), stats)
-    }
-
-    /// The `k` features with the largest evidence per class (see the module doc).
-    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
-        let p = self.params.conditional(&self.stats, &self.feature_log_prob);
-        explain::top_k(&explain::evidence(&p), k, false)
-    }
-
-    fn joint_log_likelihood(&self, x: &Features) -> Result<JointLogLikelihood> {
-        if x.n_cols() != self.stats.n_features {
-            x.check_predict_input(self.stats.n_features)?;
+    fn joint_log_likelihood(model: &FittedNB<P>, x: &Features) -> Result<JointLogLikelihood> {
+        let n_features = model.stats.n_features;
+        if x.n_cols() != n_features {
+            x.check_predict_input(n_features)?;
         }
-        let event = self.params.event();
-        event.check(x, "X at predict", P::NAME)?;
+        let event = model.params.event();
+        event.check(x, "X at predict", <P as CountParams>::NAME)?;
         let map = event.map();
-        Ok(with_rows!(x, |m| self.score.score(m, map)))
+        Ok(with_rows!(x, |m| model.tables.score.score(m, map)))
+    }
+    /// The `k` features with the largest evidence per class (see the module doc).
+    fn top_features(model: &FittedNB<P>, k: usize) -> Vec<Vec<(usize, f64)>> {
+        let p = model
+            .params
+            .conditional(&model.stats, &model.tables.feature_log_prob);
+        explain::top_k(&explain::evidence(&p), k, false)
     }
 }
 
-impl<P: CountParams> Classifier for CountNBModel<P> {
-    fn classes(&self) -> &[Label] {
-        &self.stats.classes.classes
-    }
-    fn n_features(&self) -> usize {
-        self.stats.n_features
-    }
-    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
-        Ok(self.joint_log_likelihood(x)?.decision())
-    }
-    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
-        Ok(self.joint_log_likelihood(x)?.log_proba())
-    }
-    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
-        Ok(argmax_rows(&self.predict_log_proba(x)?))
+impl<P: CountParams> FittedNB<P> {
+    /// The fitted per-class feature weights, class-major (scikit-learn's `feature_log_prob_`).
+    pub fn feature_log_prob(&self) -> &[Vec<f64>] {
+        &self.tables.feature_log_prob
     }
 }
 
@@ -436,7 +382,7 @@ pub(crate) fn log_ratios(mut ln_num: Vec<f64>, den: f64, k: usize) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::data::{CsrMatrix, Label};
-    use ndarray::array;
+    use ndarray::{array, Array2};
 
     #[test]
     fn dense_and_sparse_give_the_same_counts() {
@@ -558,30 +504,6 @@ mod tests {
                     "{n} {alpha}"
                 );
             }
-        }
-    }
-}
-
-/// What a model file holds of a [`CountNBModel`].
-#[derive(Serialize, Deserialize)]
-#[serde(bound = "P: CountParams")]
-struct CountNBRepr<P> {
-    params: P,
-    stats: FeatureCounts,
-}
-
-impl<P: CountParams> TryFrom<CountNBRepr<P>> for CountNBModel<P> {
-    type Error = Error;
-    fn try_from(r: CountNBRepr<P>) -> Result<Self> {
-        CountNBModel::from_statistics(r.params, r.stats)
-    }
-}
-
-impl<P: CountParams> From<CountNBModel<P>> for CountNBRepr<P> {
-    fn from(m: CountNBModel<P>) -> Self {
-        CountNBRepr {
-            params: m.params,
-            stats: m.stats,
         }
     }
 }

@@ -20,31 +20,23 @@ use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
 use crate::bayes::explain;
-use crate::bayes::likelihood::{argmax_rows, split, JointLogLikelihood};
-use crate::bayes::prior::{check_batch, remap, ClassCounts, Priors};
-use crate::data::{Dataset, Features, Label, RowAccess};
+use crate::bayes::likelihood::{split, JointLogLikelihood};
+use crate::bayes::model::{naive_bayes_params, FittedNB, NaiveBayesParams, Statistics};
+use crate::bayes::prior::{check_batch, ClassCounts, Priors};
+use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Classifier, Fit, Params};
 use crate::with_rows;
 
-/// Params of Gaussian Naive Bayes.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `var_smoothing` | 1e-9 | added variance, as a fraction of the largest feature variance | finite, `> 0` |
-/// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GaussianNB {
-    pub var_smoothing: f64,
-    pub priors: Priors,
-}
-
-impl Default for GaussianNB {
-    fn default() -> Self {
-        GaussianNB {
-            var_smoothing: 1e-9,
-            priors: Priors::Fitted,
-        }
+naive_bayes_params! {
+    /// Params of Gaussian Naive Bayes.
+    ///
+    /// | name | default | meaning | valid range |
+    /// |---|---|---|---|
+    /// | `var_smoothing` | 1e-9 | added variance, as a fraction of the largest feature variance | finite, `> 0` |
+    /// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
+    pub struct GaussianNB {
+        pub var_smoothing: f64 = 1e-9,
+        pub priors: Priors = Priors::Fitted,
     }
 }
 
@@ -164,23 +156,15 @@ impl GaussianMoments {
         }
     }
 
-    fn absorb(&mut self, incoming: &[Label]) -> Vec<usize> {
-        let (old, inc) = self.classes.absorb(incoming);
-        let n = self.classes.len();
-        self.class_moments = remap(
-            std::mem::take(&mut self.class_moments),
-            &old,
-            n,
-            Moments::empty(self.n_features),
-        );
-        inc
-    }
-
     /// Adds the rows of `batch`.
     pub fn update(&mut self, batch: &Dataset) -> Result<()> {
         check_batch(self.n_features, batch.n_features())?;
         batch.x().check_finite("X")?;
-        let inc = self.absorb(batch.classes());
+        let inc = self.classes.absorb_rows(
+            batch.classes(),
+            &mut self.class_moments,
+            Moments::empty(self.n_features),
+        );
         let t = batch.targets();
         let w = |i: usize| batch.weight(i);
         let (per_class, total) = with_rows!(batch.x(), |m| (
@@ -199,32 +183,50 @@ impl GaussianMoments {
     /// Adds the statistics of another part.
     pub fn merge(&mut self, other: &Self) -> Result<()> {
         check_batch(self.n_features, other.n_features)?;
-        let inc = self.absorb(&other.classes.classes);
-        for (k, &c) in inc.iter().enumerate() {
-            self.classes.count[c] += other.classes.count[k];
-            self.class_moments[c].merge(&other.class_moments[k]);
-        }
+        self.classes.merge_rows(
+            &other.classes,
+            &mut self.class_moments,
+            &other.class_moments,
+            Moments::empty(self.n_features),
+            Moments::merge,
+        );
         self.total.merge(&other.total);
         Ok(())
     }
 }
 
-impl GaussianNB {
-    /// Sets `var_smoothing`.
-    pub fn var_smoothing(mut self, v: f64) -> Self {
-        self.var_smoothing = v;
-        self
+impl Statistics for GaussianMoments {
+    fn n_features(&self) -> usize {
+        self.n_features
     }
-    /// Sets `priors`.
-    pub fn priors(mut self, priors: Priors) -> Self {
-        self.priors = priors;
-        self
+    fn class_counts(&self) -> &ClassCounts {
+        &self.classes
     }
-    /// Empty statistics for `n_features` features.
-    pub fn statistics(&self, n_features: usize) -> GaussianMoments {
+    fn add_batch(&mut self, batch: &Dataset, _: &str) -> Result<()> {
+        self.update(batch)
+    }
+    fn add_part(&mut self, other: &Self) -> Result<()> {
+        self.merge(other)
+    }
+}
+
+/// The tables of a Gaussian model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GaussianTables {
+    epsilon: f64,
+    theta: Vec<Vec<f64>>,
+    var: Vec<Vec<f64>>,
+    /// `-1/2 sum_j ln(2 pi s2_cj)` per class.
+    log_norm: Vec<f64>,
+}
+
+impl NaiveBayesParams for GaussianNB {
+    const NAME: &'static str = NAME;
+    type Stats = GaussianMoments;
+    type Tables = GaussianTables;
+    fn empty_statistics(&self, n_features: usize) -> GaussianMoments {
         GaussianMoments::new(n_features)
     }
-
     fn validate(&self) -> Result<()> {
         if !(self.var_smoothing.is_finite() && self.var_smoothing > 0.0) {
             return Err(Error::param(
@@ -236,10 +238,7 @@ impl GaussianNB {
         self.priors.validate()
     }
 
-    /// The model of accumulated statistics.
-    pub fn finish(&self, stats: GaussianMoments) -> Result<GaussianNBModel> {
-        self.validate()?;
-        stats.classes.check_total()?;
+    fn tables(&self, stats: &GaussianMoments) -> Result<(Vec<f64>, GaussianTables)> {
         let class_log_prior = self.priors.log_prior(&stats.classes.count)?;
         let max_var = stats.total.var.iter().copied().fold(0.0, f64::max);
         let epsilon = if max_var > 0.0 {
@@ -262,93 +261,31 @@ impl GaussianNB {
                     .sum::<f64>()
             })
             .collect();
-        Ok(GaussianNBModel {
-            params: self.clone(),
-            stats,
-            class_log_prior,
+        let tables = GaussianTables {
             epsilon,
             theta,
             var,
             log_norm,
-        })
-    }
-}
-
-/// A fitted Gaussian Naive Bayes model.
-///
-/// A model file holds only the params and the statistics; the tables are derived again on
-/// loading, so they always agree with the statistics and `-inf` entries (alpha = 0) never
-/// have to pass through JSON.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "GaussianNBModelRepr", into = "GaussianNBModelRepr")]
-pub struct GaussianNBModel {
-    params: GaussianNB,
-    stats: GaussianMoments,
-    class_log_prior: Vec<f64>,
-    epsilon: f64,
-    theta: Vec<Vec<f64>>,
-    var: Vec<Vec<f64>>,
-    /// `-1/2 sum_j ln(2 pi s2_cj)` per class.
-    log_norm: Vec<f64>,
-}
-
-impl GaussianNBModel {
-    /// The params the model was fitted with.
-    pub fn params(&self) -> &GaussianNB {
-        &self.params
-    }
-    /// The sufficient statistics.
-    pub fn statistics(&self) -> &GaussianMoments {
-        &self.stats
-    }
-    /// `log P(c)` per class.
-    pub fn class_log_prior(&self) -> &[f64] {
-        &self.class_log_prior
-    }
-    /// Per-class feature means `theta[c][j]`.
-    pub fn theta(&self) -> &[Vec<f64>] {
-        &self.theta
-    }
-    /// Per-class feature variances `s2[c][j]`, `eps` included.
-    pub fn var(&self) -> &[Vec<f64>] {
-        &self.var
-    }
-    /// The variance floor `eps` added to every variance.
-    pub fn epsilon(&self) -> f64 {
-        self.epsilon
-    }
-
-    /// Continues training on `batch`; on error the model is unchanged.
-    pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
-        let mut stats = self.stats.clone();
-        stats.update(batch)?;
-        *self = self.params.finish(stats)?;
-        Ok(())
-    }
-
-    /// The model of the union of both training sets (params of `self`).
-    pub fn merge(&self, other: &Self) -> Result<Self> {
-        let mut stats = self.stats.clone();
-        stats.merge(&other.stats)?;
-        self.params.finish(stats)
+        };
+        Ok((class_log_prior, tables))
     }
 
     /// The `k` features with the largest standardized mean difference per class,
     /// `d_cj = (theta_cj - mean_{c'!=c} theta_c'j) / sqrt(mean_c' s2_c'j)`, by `|d|`.
-    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
-        let nc = self.theta.len();
+    fn top_features(model: &GaussianNBModel, k: usize) -> Vec<Vec<(usize, f64)>> {
+        let t = &model.tables;
+        let nc = t.theta.len();
         if nc < 2 {
             return vec![Vec::new(); nc];
         }
-        let nf = self.stats.n_features;
+        let nf = model.stats.n_features;
         let scores: Vec<Vec<f64>> = (0..nc)
             .map(|c| {
                 (0..nf)
                     .map(|j| {
-                        let others: f64 =
-                            (0..nc).filter(|&o| o != c).map(|o| self.theta[o][j]).sum();
-                        let pooled: f64 = self.var.iter().map(|v| v[j]).sum::<f64>() / nc as f64;
-                        (self.theta[c][j] - others / (nc - 1) as f64) / pooled.sqrt()
+                        let others: f64 = (0..nc).filter(|&o| o != c).map(|o| t.theta[o][j]).sum();
+                        let pooled: f64 = t.var.iter().map(|v| v[j]).sum::<f64>() / nc as f64;
+                        (t.theta[c][j] - others / (nc - 1) as f64) / pooled.sqrt()
                     })
                     .collect()
             })
@@ -356,25 +293,26 @@ impl GaussianNBModel {
         explain::top_k(&scores, k, true)
     }
 
-    fn joint_log_likelihood(&self, x: &Features) -> Result<JointLogLikelihood> {
-        x.check_predict_input(self.stats.n_features)?;
-        let nc = self.theta.len();
+    fn joint_log_likelihood(model: &GaussianNBModel, x: &Features) -> Result<JointLogLikelihood> {
+        let t = &model.tables;
+        x.check_predict_input(model.stats.n_features)?;
+        let nc = t.theta.len();
         let n = x.n_rows();
         let mut finite = Array2::zeros((n, nc));
         let mut impossible = Array2::zeros((n, nc));
-        let mut row = vec![0.0; self.stats.n_features];
+        let mut row = vec![0.0; model.stats.n_features];
         for i in 0..n {
             row.iter_mut().for_each(|v| *v = 0.0);
             with_rows!(x, |m| m.for_each_in_row(i, |j, v| row[j] = v));
             for c in 0..nc {
                 let s: f64 = row
                     .iter()
-                    .zip(&self.theta[c])
-                    .zip(&self.var[c])
+                    .zip(&t.theta[c])
+                    .zip(&t.var[c])
                     .map(|((x, t), v)| (x - t).powi(2) / v)
                     .sum();
-                let (k, p) = split(self.class_log_prior[c]);
-                finite[[i, c]] = p + (self.log_norm[c] - 0.5 * s);
+                let (k, p) = split(model.class_log_prior[c]);
+                finite[[i, c]] = p + (t.log_norm[c] - 0.5 * s);
                 impossible[[i, c]] = k;
             }
         }
@@ -382,49 +320,21 @@ impl GaussianNBModel {
     }
 }
 
-impl Classifier for GaussianNBModel {
-    fn classes(&self) -> &[Label] {
-        &self.stats.classes.classes
-    }
-    fn n_features(&self) -> usize {
-        self.stats.n_features
-    }
-    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
-        Ok(self.joint_log_likelihood(x)?.decision())
-    }
-    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
-        Ok(self.joint_log_likelihood(x)?.log_proba())
-    }
-    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
-        Ok(argmax_rows(&self.predict_log_proba(x)?))
-    }
-}
+/// A fitted Gaussian Naive Bayes model.
+pub type GaussianNBModel = FittedNB<GaussianNB>;
 
-impl Fit for GaussianNB {
-    type Model = GaussianNBModel;
-    fn fit(&self, data: &Dataset) -> Result<GaussianNBModel> {
-        self.validate()?;
-        data.check_fit()?;
-        let mut stats = self.statistics(data.n_features());
-        stats.update(data)?;
-        self.finish(stats)
+impl GaussianNBModel {
+    /// Per-class feature means `theta[c][j]`.
+    pub fn theta(&self) -> &[Vec<f64>] {
+        &self.tables.theta
     }
-}
-
-impl Params for GaussianNB {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "var_smoothing" => self.var_smoothing = parse_param(name, value)?,
-            "priors" => self.priors = value.parse()?,
-            _ => return Err(unknown_param(NAME, name, &["var_smoothing", "priors"])),
-        }
-        Ok(())
+    /// Per-class feature variances `s2[c][j]`, `eps` included.
+    pub fn var(&self) -> &[Vec<f64>] {
+        &self.tables.var
     }
-    fn param_values(&self) -> Vec<(String, String)> {
-        vec![
-            ("var_smoothing".into(), self.var_smoothing.to_string()),
-            ("priors".into(), self.priors.to_string()),
-        ]
+    /// The variance floor `eps` added to every variance.
+    pub fn epsilon(&self) -> f64 {
+        self.tables.epsilon
     }
 }
 
@@ -432,6 +342,7 @@ impl Params for GaussianNB {
 mod tests {
     use super::*;
     use crate::data::CsrMatrix;
+    use crate::estimator::{Classifier, Fit};
     use ndarray::array;
 
     fn data() -> Dataset {
@@ -491,28 +402,5 @@ mod tests {
         let top = m.top_features(1);
         assert_eq!(top[0][0].0, 0);
         assert!(top[0][0].1 < 0.0 && top[1][0].1 > 0.0);
-    }
-}
-
-/// What a model file holds of a [`GaussianNBModel`].
-#[derive(Serialize, Deserialize)]
-struct GaussianNBModelRepr {
-    params: GaussianNB,
-    stats: GaussianMoments,
-}
-
-impl TryFrom<GaussianNBModelRepr> for GaussianNBModel {
-    type Error = Error;
-    fn try_from(r: GaussianNBModelRepr) -> Result<Self> {
-        r.params.finish(r.stats)
-    }
-}
-
-impl From<GaussianNBModel> for GaussianNBModelRepr {
-    fn from(m: GaussianNBModel) -> Self {
-        GaussianNBModelRepr {
-            params: m.params,
-            stats: m.stats,
-        }
     }
 }

@@ -44,15 +44,15 @@ pub(crate) fn split_sum(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
 /// Joint log-likelihoods `log P(c) + log P(x | c)` of a batch, shape `(n_samples, n_classes)`,
 /// as impossible weight and finite part.
 #[derive(Clone, Debug)]
-pub(crate) struct JointLogLikelihood {
-    pub impossible: Array2<f64>,
-    pub finite: Array2<f64>,
+pub struct JointLogLikelihood {
+    pub(crate) impossible: Array2<f64>,
+    pub(crate) finite: Array2<f64>,
 }
 
 impl JointLogLikelihood {
     /// The scores as plain floats: the finite part, or `-inf` / `+inf` where the impossible
     /// weight is positive / negative.
-    pub fn decision(self) -> Array2<f64> {
+    pub(crate) fn decision(self) -> Array2<f64> {
         let mut out = self.finite;
         out.zip_mut_with(&self.impossible, |f, &k| {
             if k > 0.0 {
@@ -65,7 +65,7 @@ impl JointLogLikelihood {
     }
 
     /// `log P(c | x)` by the posterior rule of the module doc.
-    pub fn log_proba(self) -> Array2<f64> {
+    pub(crate) fn log_proba(self) -> Array2<f64> {
         let mut out = self.finite;
         for (mut f, k) in out.rows_mut().into_iter().zip(self.impossible.rows()) {
             let kmin = k.iter().copied().fold(f64::INFINITY, f64::min);

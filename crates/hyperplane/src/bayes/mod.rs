@@ -84,6 +84,7 @@ mod counts;
 mod explain;
 mod gaussian;
 mod likelihood;
+mod model;
 mod multinomial;
 mod prior;
 #[cfg(test)]
@@ -94,7 +95,8 @@ pub use categorical::{CategoricalNB, CategoricalNBModel, CategoryCounts, MAX_CAT
 pub use complement::{ComplementNB, ComplementNBModel};
 pub use counts::{CountNBModel, CountParams, EventModel, FeatureCounts};
 pub use gaussian::{GaussianMoments, GaussianNB, GaussianNBModel, Moments};
-pub use likelihood::LinearScore;
+pub use likelihood::{JointLogLikelihood, LinearScore};
+pub use model::{FittedNB, NaiveBayesParams, Statistics};
 pub use multinomial::{MultinomialNB, MultinomialNBModel};
 pub use prior::{ClassCounts, Priors};
 

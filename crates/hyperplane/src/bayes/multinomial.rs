@@ -10,62 +10,30 @@
 //!
 //! (the multinomial coefficient is the same for every class and is left out).
 
-use serde::{Deserialize, Serialize};
-
 use crate::bayes::counts::{
-    fit_counts, log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts, SmoothedLn,
+    log_ratios, CountNBModel, CountParams, EventModel, FeatureCounts, SmoothedLn,
 };
 use crate::bayes::likelihood::{split, LinearScore};
+use crate::bayes::model::naive_bayes_params;
 use crate::bayes::prior::{check_alpha, Priors};
-use crate::data::Dataset;
 use crate::error::Result;
-use crate::estimator::{parse_param, unknown_param, Fit, Params};
 
-/// Params of multinomial Naive Bayes.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
-/// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
-///
-/// ```
-/// use hyperplane::bayes::MultinomialNB;
-/// let nb = MultinomialNB::default().alpha(0.5);
-/// assert_eq!(nb.alpha, 0.5);
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MultinomialNB {
-    pub alpha: f64,
-    pub priors: Priors,
-}
-
-impl Default for MultinomialNB {
-    fn default() -> Self {
-        MultinomialNB {
-            alpha: 1.0,
-            priors: Priors::Fitted,
-        }
-    }
-}
-
-impl MultinomialNB {
-    /// Sets `alpha`.
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.alpha = alpha;
-        self
-    }
-    /// Sets `priors`.
-    pub fn priors(mut self, priors: Priors) -> Self {
-        self.priors = priors;
-        self
-    }
-    /// Empty statistics for `n_features` features, to `update` batch by batch.
-    pub fn statistics(&self, n_features: usize) -> FeatureCounts {
-        FeatureCounts::new(n_features, EventModel::Counts)
-    }
-    /// The model of accumulated statistics.
-    pub fn finish(&self, stats: FeatureCounts) -> Result<MultinomialNBModel> {
-        CountNBModel::from_statistics(self.clone(), stats)
+naive_bayes_params! {
+    /// Params of multinomial Naive Bayes.
+    ///
+    /// | name | default | meaning | valid range |
+    /// |---|---|---|---|
+    /// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
+    /// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
+    ///
+    /// ```
+    /// use hyperplane::bayes::MultinomialNB;
+    /// let nb = MultinomialNB::default().alpha(0.5);
+    /// assert_eq!(nb.alpha, 0.5);
+    /// ```
+    pub struct MultinomialNB {
+        pub alpha: f64 = 1.0,
+        pub priors: Priors = Priors::Fitted,
     }
 }
 
@@ -107,51 +75,13 @@ impl CountParams for MultinomialNB {
     }
 }
 
-impl Fit for MultinomialNB {
-    type Model = MultinomialNBModel;
-    fn fit(&self, data: &Dataset) -> Result<MultinomialNBModel> {
-        fit_counts(self, data)
-    }
-}
-
-impl Params for MultinomialNB {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "alpha" => self.alpha = parse_param(name, value)?,
-            "priors" => self.priors = value.parse()?,
-            _ => return Err(unknown_param(Self::NAME, name, &["alpha", "priors"])),
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        vec![
-            ("alpha".into(), self.alpha.to_string()),
-            ("priors".into(), self.priors.to_string()),
-        ]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bayes::properties::irbook;
     use crate::data::{CsrMatrix, Features, Label};
-    use crate::estimator::Classifier;
+    use crate::estimator::{Classifier, Fit, Params};
     use ndarray::array;
-
-    fn irbook() -> Dataset {
-        // Chinese Beijing Shanghai Macao Tokyo Japan
-        let x = array![
-            [2.0, 1.0, 0.0, 0.0, 0.0, 0.0],
-            [2.0, 0.0, 1.0, 0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 0.0, 1.0, 1.0]
-        ];
-        Dataset::new(
-            x.into(),
-            &["yes".into(), "yes".into(), "yes".into(), "no".into()],
-        )
-        .unwrap()
-    }
 
     #[test]
     fn irbook_example() {

@@ -118,9 +118,8 @@ impl FromStr for Priors {
 
 /// The classes seen so far, sorted, with their weighted counts `N_c`.
 ///
-/// Every statistics type embeds one; [`ClassCounts::absorb`] unions a batch's (or another
-/// part's) classes by label and returns where each incoming class lands, so a part may
-/// lack a class.
+/// Every statistics type embeds one; a batch's (or another part's) classes are unioned
+/// into it by label, so a part may lack a class.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassCounts {
     /// The classes, sorted.
@@ -130,8 +129,7 @@ pub struct ClassCounts {
 }
 
 impl ClassCounts {
-    /// Unions `incoming` into the classes. Returns `(old_to_new, incoming_to_new)`; the
-    /// caller moves its per-class rows with [`remap`] using `old_to_new`.
+    /// Unions `incoming` into the classes. Returns `(old_to_new, incoming_to_new)`.
     pub(crate) fn absorb(&mut self, incoming: &[Label]) -> (Vec<usize>, Vec<usize>) {
         let mut all = self.classes.clone();
         all.extend(incoming.iter().cloned());
@@ -143,6 +141,36 @@ impl ClassCounts {
         self.count = remap(std::mem::take(&mut self.count), &old_to_new, all.len(), 0.0);
         self.classes = all;
         (old_to_new, incoming_to_new)
+    }
+
+    /// [`ClassCounts::absorb`], moving the per-class `rows` along (a new class gets
+    /// `empty`). Returns where each incoming class lands.
+    pub(crate) fn absorb_rows<T: Clone>(
+        &mut self,
+        incoming: &[Label],
+        rows: &mut Vec<T>,
+        empty: T,
+    ) -> Vec<usize> {
+        let (old_to_new, incoming_to_new) = self.absorb(incoming);
+        *rows = remap(std::mem::take(rows), &old_to_new, self.len(), empty);
+        incoming_to_new
+    }
+
+    /// Adds another part: its classes, their counts, and its per-class rows by
+    /// `add(row, other_row)` (a class new to `self` starts from `empty`).
+    pub(crate) fn merge_rows<T: Clone>(
+        &mut self,
+        other: &ClassCounts,
+        rows: &mut Vec<T>,
+        other_rows: &[T],
+        empty: T,
+        add: impl Fn(&mut T, &T),
+    ) {
+        let incoming_to_new = self.absorb_rows(&other.classes, rows, empty);
+        for (k, &c) in incoming_to_new.iter().enumerate() {
+            self.count[c] += other.count[k];
+            add(&mut rows[c], &other_rows[k]);
+        }
     }
 
     /// Number of classes.
@@ -171,7 +199,7 @@ impl ClassCounts {
 
 /// Moves per-class rows to their new positions `map[old]` among `n` classes; classes
 /// without a row get `empty`.
-pub(crate) fn remap<T: Clone>(rows: Vec<T>, map: &[usize], n: usize, empty: T) -> Vec<T> {
+fn remap<T: Clone>(rows: Vec<T>, map: &[usize], n: usize, empty: T) -> Vec<T> {
     let mut out = vec![empty; n];
     for (row, &to) in rows.into_iter().zip(map) {
         out[to] = row;

@@ -26,6 +26,22 @@ fn dataset(x: &Array2<f64>, y: &[i64]) -> Dataset {
     Dataset::new(x.clone().into(), &labels).unwrap()
 }
 
+/// The example of Manning et al., *Introduction to Information Retrieval*,
+/// 13.1: word counts of Chinese Beijing Shanghai Macao Tokyo Japan, classes yes / no.
+pub(super) fn irbook() -> Dataset {
+    let x = ndarray::array![
+        [2.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+        [2.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+    ];
+    Dataset::new(
+        x.into(),
+        &["yes".into(), "yes".into(), "yes".into(), "no".into()],
+    )
+    .unwrap()
+}
+
 fn learners(alpha: f64) -> Vec<NaiveBayes> {
     NaiveBayes::kind_names()
         .iter()

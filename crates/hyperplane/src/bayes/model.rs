@@ -1,0 +1,301 @@
+//! The fitted model shared by every Naive Bayes learner: params and sufficient statistics,
+//! and the tables `finish` derives from them.
+//!
+//! A learner says what is specific to its mathematics ([`NaiveBayesParams`]: its
+//! statistics, its tables, its joint log-likelihood `jll_c(x) = log P(c) + log P(x | c)`);
+//! [`FittedNB`] does the rest once: fit as one pass of statistics, `partial_fit`, `merge`,
+//! the [`Classifier`] methods and the model file.
+
+use std::fmt::Debug;
+
+use ndarray::Array2;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::bayes::likelihood::{argmax_rows, JointLogLikelihood};
+use crate::bayes::prior::{ClassCounts, Priors};
+use crate::data::{Dataset, Features, Label};
+use crate::error::{Error, Result};
+use crate::estimator::{parse_param, Classifier, Fit};
+
+/// Sufficient statistics of a Naive Bayes learner: a sum over rows, so batches `update`
+/// them and parts `merge`.
+pub trait Statistics: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
+    /// Number of features.
+    fn n_features(&self) -> usize;
+    /// The classes seen so far and their weighted counts `N_c`.
+    fn class_counts(&self) -> &ClassCounts;
+    /// Adds the rows of `batch`; `model` names the learner in messages.
+    fn add_batch(&mut self, batch: &Dataset, model: &str) -> Result<()>;
+    /// Adds the statistics of another part.
+    fn add_part(&mut self, other: &Self) -> Result<()>;
+}
+
+/// What one Naive Bayes learner computes; [`FittedNB`] does the rest.
+pub trait NaiveBayesParams: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
+    /// The learner's name in messages, e.g. `"GaussianNB"`.
+    const NAME: &'static str;
+    /// Its sufficient statistics.
+    type Stats: Statistics;
+    /// What prediction needs, derived from the statistics.
+    type Tables: Clone + Debug + PartialEq;
+    /// Checks the params.
+    fn validate(&self) -> Result<()>;
+    /// Empty statistics for `n_features` features.
+    fn empty_statistics(&self, n_features: usize) -> Self::Stats;
+    /// Checks that `stats` suit these params (beyond the feature count).
+    fn check_statistics(&self, stats: &Self::Stats) -> Result<()> {
+        let _ = stats;
+        Ok(())
+    }
+    /// `(log P(c) per class, tables)` of valid params and statistics of positive weight.
+    fn tables(&self, stats: &Self::Stats) -> Result<(Vec<f64>, Self::Tables)>;
+    /// `jll_c(x)` of every row of `x` (checked here: feature count, valid values).
+    fn joint_log_likelihood(model: &FittedNB<Self>, x: &Features) -> Result<JointLogLikelihood>;
+    /// The `k` most discriminative features per class as `(feature, score)`.
+    fn top_features(model: &FittedNB<Self>, k: usize) -> Vec<Vec<(usize, f64)>>;
+}
+
+/// A fitted Naive Bayes model: its params, its statistics (so it can keep training) and
+/// the tables derived from them.
+///
+/// A model file holds only the params and the statistics; the tables are derived again on
+/// loading, so they always agree with the statistics and `-inf` entries (alpha = 0) never
+/// have to pass through JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    bound = "P: NaiveBayesParams",
+    try_from = "FittedNBRepr<P>",
+    into = "FittedNBRepr<P>"
+)]
+pub struct FittedNB<P: NaiveBayesParams> {
+    pub(super) params: P,
+    pub(super) stats: P::Stats,
+    pub(super) class_log_prior: Vec<f64>,
+    pub(super) tables: P::Tables,
+}
+
+impl<P: NaiveBayesParams> FittedNB<P> {
+    /// The model of `params` for the statistics `stats` (the `finish` step).
+    pub fn from_statistics(params: P, stats: P::Stats) -> Result<Self> {
+        params.validate()?;
+        params.check_statistics(&stats)?;
+        stats.class_counts().check_total()?;
+        let (class_log_prior, tables) = params.tables(&stats)?;
+        Ok(FittedNB {
+            params,
+            stats,
+            class_log_prior,
+            tables,
+        })
+    }
+
+    /// The params the model was fitted with.
+    pub fn params(&self) -> &P {
+        &self.params
+    }
+    /// The sufficient statistics.
+    pub fn statistics(&self) -> &P::Stats {
+        &self.stats
+    }
+    /// `log P(c)` per class.
+    pub fn class_log_prior(&self) -> &[f64] {
+        &self.class_log_prior
+    }
+
+    /// Continues training on `batch` (new classes are added); on error the model is unchanged.
+    pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
+        let mut stats = self.stats.clone();
+        stats.add_batch(batch, P::NAME)?;
+        *self = Self::from_statistics(self.params.clone(), stats)?;
+        Ok(())
+    }
+
+    /// The model of the union of both training sets (params of `self`).
+    pub fn merge(&self, other: &Self) -> Result<Self> {
+        let mut stats = self.stats.clone();
+        stats.add_part(&other.stats)?;
+        Self::from_statistics(self.params.clone(), stats)
+    }
+
+    /// The `k` most discriminative features per class as `(feature, score)` (see the
+    /// module doc of each learner for its score).
+    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        P::top_features(self, k)
+    }
+}
+
+/// Fit is one pass of statistics, then `finish`.
+impl<P: NaiveBayesParams> Fit for P {
+    type Model = FittedNB<P>;
+    fn fit(&self, data: &Dataset) -> Result<FittedNB<P>> {
+        self.validate()?;
+        if data.n_samples() == 0 || data.n_features() == 0 {
+            // the same message as every learner; finiteness is checked by the update
+            data.check_fit()?;
+        }
+        let mut stats = self.empty_statistics(data.n_features());
+        stats.add_batch(data, P::NAME)?;
+        FittedNB::from_statistics(self.clone(), stats)
+    }
+}
+
+impl<P: NaiveBayesParams> Classifier for FittedNB<P> {
+    fn classes(&self) -> &[Label] {
+        &self.stats.class_counts().classes
+    }
+    fn n_features(&self) -> usize {
+        self.stats.n_features()
+    }
+    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
+        Ok(P::joint_log_likelihood(self, x)?.decision())
+    }
+    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
+        Ok(P::joint_log_likelihood(self, x)?.log_proba())
+    }
+    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
+        Ok(argmax_rows(&self.predict_log_proba(x)?))
+    }
+}
+
+/// What a model file holds of a [`FittedNB`].
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "P: NaiveBayesParams")]
+struct FittedNBRepr<P: NaiveBayesParams> {
+    params: P,
+    stats: P::Stats,
+}
+
+impl<P: NaiveBayesParams> TryFrom<FittedNBRepr<P>> for FittedNB<P> {
+    type Error = Error;
+    fn try_from(r: FittedNBRepr<P>) -> Result<Self> {
+        FittedNB::from_statistics(r.params, r.stats)
+    }
+}
+
+impl<P: NaiveBayesParams> From<FittedNB<P>> for FittedNBRepr<P> {
+    fn from(m: FittedNB<P>) -> Self {
+        FittedNBRepr {
+            params: m.params,
+            stats: m.stats,
+        }
+    }
+}
+
+/// The text form of a parameter value (`set_param` / `param_values`).
+pub(crate) trait ParamText: Sized {
+    /// Parses `value` for the parameter `name`.
+    fn parse_text(name: &str, value: &str) -> Result<Self>;
+    /// The value as text.
+    fn to_text(&self) -> String;
+}
+
+macro_rules! param_text_by_from_str {
+    ($($t:ty),*) => {$(
+        impl ParamText for $t {
+            fn parse_text(name: &str, value: &str) -> Result<Self> {
+                parse_param(name, value)
+            }
+            fn to_text(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+param_text_by_from_str!(f64, usize, bool);
+
+impl ParamText for Priors {
+    fn parse_text(_: &str, value: &str) -> Result<Self> {
+        value.parse()
+    }
+    fn to_text(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// `none`, or a number.
+impl ParamText for Option<f64> {
+    fn parse_text(name: &str, value: &str) -> Result<Self> {
+        match value.trim() {
+            "none" => Ok(None),
+            v => parse_param(name, v).map(Some),
+        }
+    }
+    fn to_text(&self) -> String {
+        self.map_or("none".into(), |t| t.to_string())
+    }
+}
+
+/// Declares a learner's params struct with its defaults, and derives from the field list
+/// its `Default`, one builder setter per field, `statistics` / `finish`, and [`Params`]
+/// (each field is a parameter of the same name, in text form by `ParamText`).
+///
+/// [`Params`]: crate::estimator::Params
+macro_rules! naive_bayes_params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(pub $field:ident: $ty:ty = $default:expr),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        pub struct $name {
+            $(pub $field: $ty),*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name {
+                    $($field: $default),*
+                }
+            }
+        }
+
+        impl $name {
+            $(
+                #[doc = concat!("Sets `", stringify!($field), "`.")]
+                pub fn $field(mut self, $field: $ty) -> Self {
+                    self.$field = $field;
+                    self
+                }
+            )*
+            /// Empty statistics for `n_features` features, to `update` batch by batch.
+            pub fn statistics(
+                &self,
+                n_features: usize,
+            ) -> <Self as $crate::bayes::NaiveBayesParams>::Stats {
+                $crate::bayes::NaiveBayesParams::empty_statistics(self, n_features)
+            }
+            /// The model of accumulated statistics.
+            pub fn finish(
+                &self,
+                stats: <Self as $crate::bayes::NaiveBayesParams>::Stats,
+            ) -> $crate::error::Result<$crate::bayes::FittedNB<Self>> {
+                $crate::bayes::FittedNB::from_statistics(self.clone(), stats)
+            }
+        }
+
+        impl $crate::estimator::Params for $name {
+            fn set_param(&mut self, name: &str, value: &str) -> $crate::error::Result<()> {
+                use $crate::bayes::model::ParamText;
+                match name {
+                    $(stringify!($field) => self.$field = ParamText::parse_text(name, value)?,)*
+                    _ => {
+                        return Err($crate::estimator::unknown_param(
+                            <Self as $crate::bayes::NaiveBayesParams>::NAME,
+                            name,
+                            &[$(stringify!($field)),*],
+                        ))
+                    }
+                }
+                Ok(())
+            }
+            fn param_values(&self) -> Vec<(String, String)> {
+                use $crate::bayes::model::ParamText;
+                vec![$((stringify!($field).into(), self.$field.to_text())),*]
+            }
+        }
+    };
+}
+pub(crate) use naive_bayes_params;
