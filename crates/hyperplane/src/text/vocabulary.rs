@@ -1,8 +1,8 @@
 //! Vocabularies: a term -> id hash index, and pruning by document frequency.
 //!
-//! [`TermIndex`] maps term text to dense ids `0..n` (the id is the insertion order). It is an
+//! `TermIndex` maps term text to dense ids `0..n` (the id is the insertion order). It is an
 //! open-addressing table probed linearly from the slot named by the top bits of the term's
-//! [`fx_hash`]. A slot holds a 32-bit tag (hash bits and the length), the id, and the first 8
+//! `fx_hash`. A slot holds a 32-bit tag (hash bits and the length), the id, and the first 8
 //! bytes of the term, so a term of at most 8 bytes (most words) is found without touching
 //! the term list: one cache line per lookup. Lookups take `&str` and allocate nothing; only
 //! a new term is copied. A model file stores only the term list; the index is rebuilt on load.
