@@ -25,13 +25,15 @@ enum Command {
     #[command(after_help = "\
 Examples:
   hyperplane train --data mail/ --model multinomial-nb --out spam.json
-  hyperplane train --data adult_train.csv --model categorical-nb --label-col income --out adult.json
+  hyperplane train --data adult_train.csv --model categorical-nb --label-col income \\
+      --missing category --out adult.json
   hyperplane train --data heart_scale --model gaussian-nb --param var_smoothing=1e-8 --out heart.json
 
 Model kinds: bernoulli-nb, multinomial-nb, categorical-nb, gaussian-nb, complement-nb.
 Parameters (--param NAME=VALUE, repeatable): the model's (alpha, priors, ...), the text
 vectorizer's (binary, lowercase, ngram_max, min_df, max_df, max_features, stop_words) and
-the pipeline's (n_bins, bin_strategy, scale). `hyperplane inspect` shows what was used.")]
+the pipeline's (vectorizer=count|tfidf|hashing, n_bins, bin_strategy, scale).
+`hyperplane inspect` shows what was used.")]
     Train(TrainArgs),
     /// Print one predicted label per input row (or the class probabilities).
     #[command(after_help = "\
