@@ -386,3 +386,60 @@ fn every_command_has_help_with_an_example() {
         assert!(help.contains("Example"), "{cmd}: {help}");
     }
 }
+
+#[test]
+fn uci_adult_trains_straight_from_its_csv() {
+    let adult =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../hyperplane/tests/data/adult_sample.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("adult.json");
+    // Missing values (`?`) are refused unless a policy is given.
+    let e = fails(&[
+        "train",
+        "--data",
+        s(&adult),
+        "--model",
+        "categorical-nb",
+        "--out",
+        s(&model),
+    ]);
+    assert!(
+        e.contains("adult_sample.csv:") && e.contains("missing"),
+        "{e}"
+    );
+    for kind in ["categorical-nb", "gaussian-nb", "bernoulli-nb"] {
+        ok(&[
+            "train",
+            "--data",
+            s(&adult),
+            "--model",
+            kind,
+            "--label-col",
+            "income",
+            "--missing",
+            "category",
+            "--out",
+            s(&model),
+        ]);
+        let json: serde_json::Value = serde_json::from_str(&ok(&[
+            "evaluate",
+            "--model",
+            s(&model),
+            "--data",
+            s(&adult),
+            "--missing",
+            "category",
+            "--json",
+        ]))
+        .unwrap();
+        assert_eq!(json["n_samples"], 299, "{kind}");
+        assert!(json["accuracy"].as_f64().unwrap() > 0.75, "{kind}: {json}");
+    }
+    let inspect: serde_json::Value =
+        serde_json::from_str(&ok(&["inspect", "--model", s(&model), "--json"])).unwrap();
+    let columns = inspect["categorical_columns"].to_string();
+    assert!(
+        columns.contains("workclass") && columns.contains("Private"),
+        "{columns}"
+    );
+}
