@@ -36,7 +36,7 @@ use crate::estimator::{Classifier, Fit, Params};
 use crate::metrics::{self, ClassificationReport, CostMatrix};
 use crate::persist;
 use crate::select::{grid_search, GridSearchResult, ParamGrid};
-use crate::text::{FittedVectorizer, HashingVectorizer, Vectorizer};
+use crate::text::{DocumentFiles, Documents, FittedVectorizer, HashingVectorizer, Vectorizer};
 use crate::transform::{
     CategoricalEncoding, FittedTabularEncoder, FittedTransform, KBinsDiscretizer, TabularEncoder,
     Transform,
@@ -317,12 +317,16 @@ impl PipelineSpec {
         })
     }
 
+    /// The text input stage: documents in memory or files are fitted alike.
+    fn fit_text<S: Documents + ?Sized>(&self, docs: &S) -> Result<(InputStage, Features)> {
+        let (v, x) = self.vectorizer.fit_transform(docs)?;
+        Ok((InputStage::Text(Box::new(v)), Features::Sparse(x)))
+    }
+
     fn fit_input(&self, raw: &RawInput) -> Result<(InputStage, Features)> {
         match raw {
-            RawInput::Text(docs) => {
-                let (v, x) = self.vectorizer.fit_transform(docs)?;
-                Ok((InputStage::Text(Box::new(v)), Features::Sparse(x)))
-            }
+            RawInput::Text(docs) => self.fit_text(docs.as_slice()),
+            RawInput::Files(files) => self.fit_text(&DocumentFiles(files)),
             RawInput::Table(table) => {
                 let encoding = if self.kind == "categorical-nb" {
                     CategoricalEncoding::Ordinal
@@ -441,7 +445,7 @@ impl InputStage {
 
 fn describe_raw(raw: &RawInput) -> &'static str {
     match raw {
-        RawInput::Text(_) => "text documents",
+        RawInput::Text(_) | RawInput::Files(_) => "text documents",
         RawInput::Table(_) => "a CSV table",
         RawInput::Matrix(_) => "a LIBSVM matrix",
     }
@@ -510,7 +514,12 @@ impl Pipeline {
             ))
         };
         let mut x = match (&self.input, raw) {
-            (InputStage::Text(v), RawInput::Text(docs)) => Features::Sparse(v.transform(docs)?),
+            (InputStage::Text(v), RawInput::Text(docs)) => {
+                Features::Sparse(v.transform(docs.as_slice())?)
+            }
+            (InputStage::Text(v), RawInput::Files(files)) => {
+                Features::Sparse(v.transform(&DocumentFiles(files))?)
+            }
             (InputStage::Table(enc), RawInput::Table(t)) => enc.transform_source(t, source)?,
             (InputStage::Matrix { .. }, RawInput::Matrix(m)) => m.clone(),
             _ => return Err(mismatch()),
