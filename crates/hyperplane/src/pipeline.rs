@@ -870,3 +870,45 @@ impl Pipeline {
         read::read(path, &opts)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::text_files::read_dir;
+
+    #[test]
+    fn a_folder_of_files_fits_and_predicts_as_its_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let docs = [
+            ("ham", "a", "meeting at noon"),
+            ("ham", "b", "lunch at noon then the meeting"),
+            ("spam", "c", "win money now"),
+            ("spam", "d", "free money, win \u{ff} now"),
+        ];
+        for (class, name, text) in docs {
+            std::fs::create_dir_all(dir.path().join(class)).unwrap();
+            std::fs::write(dir.path().join(class).join(name), text).unwrap();
+        }
+        let files = read_dir(dir.path()).unwrap();
+        assert!(matches!(files.input, RawInput::Files(_)));
+        let text = LabelledInput {
+            input: RawInput::Text(docs.iter().map(|d| d.2.to_string()).collect()),
+            ..files.clone()
+        };
+        let spec = PipelineSpec::new("multinomial-nb").unwrap();
+        let (a, b) = (spec.fit(&files).unwrap(), spec.fit(&text).unwrap());
+        let x = a.features(&files.input).unwrap();
+        assert_eq!(x, b.features(&text.input).unwrap());
+        assert_eq!(x, b.features(&files.input).unwrap());
+        assert_eq!(
+            a.predict(&text.input).unwrap(),
+            b.predict(&files.input).unwrap()
+        );
+        let rows = files.input.select_rows(&[3, 0]);
+        assert_eq!(rows.n_rows(), 2);
+        assert_eq!(
+            a.predict(&rows).unwrap(),
+            vec![Label::from("spam"), Label::from("ham")]
+        );
+    }
+}
