@@ -36,7 +36,7 @@ use crate::estimator::{Classifier, Fit, Params};
 use crate::metrics::{self, ClassificationReport, CostMatrix};
 use crate::persist;
 use crate::select::{grid_search, GridSearchResult, ParamGrid};
-use crate::text::{FittedVectorizer, HashingVectorizer, Vectorizer};
+use crate::text::{DocumentFiles, Documents, FittedVectorizer, HashingVectorizer, Vectorizer};
 use crate::transform::{
     CategoricalEncoding, FittedTabularEncoder, FittedTransform, KBinsDiscretizer, TabularEncoder,
     Transform,
@@ -317,12 +317,16 @@ impl PipelineSpec {
         })
     }
 
+    /// The text input stage: documents in memory or files are fitted alike.
+    fn fit_text<S: Documents + ?Sized>(&self, docs: &S) -> Result<(InputStage, Features)> {
+        let (v, x) = self.vectorizer.fit_transform(docs)?;
+        Ok((InputStage::Text(Box::new(v)), Features::Sparse(x)))
+    }
+
     fn fit_input(&self, raw: &RawInput) -> Result<(InputStage, Features)> {
         match raw {
-            RawInput::Text(docs) => {
-                let (v, x) = self.vectorizer.fit_transform(docs)?;
-                Ok((InputStage::Text(Box::new(v)), Features::Sparse(x)))
-            }
+            RawInput::Text(docs) => self.fit_text(docs.as_slice()),
+            RawInput::Files(files) => self.fit_text(&DocumentFiles(files)),
             RawInput::Table(table) => {
                 let encoding = if self.kind == "categorical-nb" {
                     CategoricalEncoding::Ordinal
@@ -441,7 +445,7 @@ impl InputStage {
 
 fn describe_raw(raw: &RawInput) -> &'static str {
     match raw {
-        RawInput::Text(_) => "text documents",
+        RawInput::Text(_) | RawInput::Files(_) => "text documents",
         RawInput::Table(_) => "a CSV table",
         RawInput::Matrix(_) => "a LIBSVM matrix",
     }
@@ -510,7 +514,12 @@ impl Pipeline {
             ))
         };
         let mut x = match (&self.input, raw) {
-            (InputStage::Text(v), RawInput::Text(docs)) => Features::Sparse(v.transform(docs)?),
+            (InputStage::Text(v), RawInput::Text(docs)) => {
+                Features::Sparse(v.transform(docs.as_slice())?)
+            }
+            (InputStage::Text(v), RawInput::Files(files)) => {
+                Features::Sparse(v.transform(&DocumentFiles(files))?)
+            }
             (InputStage::Table(enc), RawInput::Table(t)) => enc.transform_source(t, source)?,
             (InputStage::Matrix { .. }, RawInput::Matrix(m)) => m.clone(),
             _ => return Err(mismatch()),
@@ -859,5 +868,47 @@ impl Pipeline {
             };
         }
         read::read(path, &opts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::text_files::read_dir;
+
+    #[test]
+    fn a_folder_of_files_fits_and_predicts_as_its_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let docs = [
+            ("ham", "a", "meeting at noon"),
+            ("ham", "b", "lunch at noon then the meeting"),
+            ("spam", "c", "win money now"),
+            ("spam", "d", "free money, win \u{ff} now"),
+        ];
+        for (class, name, text) in docs {
+            std::fs::create_dir_all(dir.path().join(class)).unwrap();
+            std::fs::write(dir.path().join(class).join(name), text).unwrap();
+        }
+        let files = read_dir(dir.path()).unwrap();
+        assert!(matches!(files.input, RawInput::Files(_)));
+        let text = LabelledInput {
+            input: RawInput::Text(docs.iter().map(|d| d.2.to_string()).collect()),
+            ..files.clone()
+        };
+        let spec = PipelineSpec::new("multinomial-nb").unwrap();
+        let (a, b) = (spec.fit(&files).unwrap(), spec.fit(&text).unwrap());
+        let x = a.features(&files.input).unwrap();
+        assert_eq!(x, b.features(&text.input).unwrap());
+        assert_eq!(x, b.features(&files.input).unwrap());
+        assert_eq!(
+            a.predict(&text.input).unwrap(),
+            b.predict(&files.input).unwrap()
+        );
+        let rows = files.input.select_rows(&[3, 0]);
+        assert_eq!(rows.n_rows(), 2);
+        assert_eq!(
+            a.predict(&rows).unwrap(),
+            vec![Label::from("spam"), Label::from("ham")]
+        );
     }
 }

@@ -51,8 +51,12 @@ impl Table {
 pub enum RawInput {
     /// Tabular data (CSV).
     Table(Table),
-    /// One document per sample (TSV text, a folder of files).
+    /// One document per sample, in memory (TSV text).
     Text(Vec<String>),
+    /// One document per sample, each in its own file (a folder of files), read only when
+    /// vectorized so that a corpus is never in memory at once. A vectorizer treats it
+    /// exactly as the [`RawInput::Text`] of the files' text.
+    Files(Vec<PathBuf>),
     /// Numeric features ready to use (LIBSVM / SVMlight).
     Matrix(Features),
 }
@@ -63,6 +67,7 @@ impl RawInput {
         match self {
             RawInput::Table(t) => t.n_rows(),
             RawInput::Text(d) => d.len(),
+            RawInput::Files(f) => f.len(),
             RawInput::Matrix(m) => m.n_rows(),
         }
     }
@@ -105,6 +110,7 @@ impl RawInput {
         match self {
             RawInput::Table(t) => RawInput::Table(t.select_rows(rows)),
             RawInput::Text(d) => RawInput::Text(rows.iter().map(|&i| d[i].clone()).collect()),
+            RawInput::Files(f) => RawInput::Files(rows.iter().map(|&i| f[i].clone()).collect()),
             RawInput::Matrix(m) => RawInput::Matrix(m.select_rows(rows)),
         }
     }

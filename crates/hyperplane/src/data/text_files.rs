@@ -1,8 +1,11 @@
 //! Documents: a `label<TAB>text` file, or a folder with one sub-folder per class.
 //!
-//! Both produce [`RawInput::Text`], one string per document, for a vectorizer to turn into
-//! features. Text is decoded with `String::from_utf8_lossy`: a document with invalid UTF-8
-//! (old e-mails often are) is read, with U+FFFD for the bad bytes, never rejected.
+//! A TSV gives [`RawInput::Text`], one string per document. A folder gives
+//! [`RawInput::Files`], the paths of its documents, not their text: a vectorizer reads each
+//! file when it reaches it and drops it after tokenizing, so a corpus is never in memory
+//! at once (see [`Documents`](crate::text::Documents)). Text is decoded with
+//! `String::from_utf8_lossy`: a document with invalid UTF-8 (old e-mails often are) is read,
+//! with U+FFFD for the bad bytes, never rejected.
 
 use std::fs;
 use std::io::Read;
@@ -86,7 +89,8 @@ pub fn parse_tsv(bytes: &[u8], file: &Path) -> Result<(Vec<String>, Option<Vec<L
 /// files directly in `path` are then ignored (a README or index beside the classes). Without
 /// sub-folders, the files in `path` are unlabelled documents. Hidden entries (name starting
 /// with `.`) are skipped. Classes are taken in name order and files in path order, so the
-/// result is deterministic; files are read in parallel.
+/// result is deterministic. The files are only listed (their text is read when vectorized):
+/// a file that cannot be read is reported then, naming it.
 pub fn read_dir(path: &Path) -> Result<LabelledInput> {
     let (folders, entries): (Vec<Entry>, Vec<Entry>) =
         list(path)?.into_iter().partition(|e| e.is_dir);
@@ -117,33 +121,23 @@ pub fn read_dir(path: &Path) -> Result<LabelledInput> {
             }
         )));
     }
-    let docs = files
-        .par_iter()
-        .map(read_document)
-        .collect::<Result<Vec<String>>>()?;
     Ok(LabelledInput {
-        input: RawInput::Text(docs),
+        input: RawInput::Files(files.into_iter().map(|e| e.path).collect()),
         labels,
         source: path.to_path_buf(),
     })
 }
 
-/// The text of one document file. The buffer is sized from the length the listing already
-/// found (one byte more, so the end is seen without growing). That saves the `stat` and
-/// `lseek` that `fs::read` and `File::read_to_end` spend on their own size hint: `take`
-/// turns the read into the plain read-until-end loop (the limit is never reached). Valid
-/// UTF-8 (almost every document) is taken without a copy.
-fn read_document(file: &Entry) -> Result<String> {
-    let read = || {
-        let mut bytes = Vec::with_capacity(file.len as usize + 1);
-        fs::File::open(&file.path)?
-            .take(u64::MAX)
-            .read_to_end(&mut bytes)?;
-        Ok(bytes)
-    };
-    let bytes = read().map_err(|e: std::io::Error| Error::io(&file.path, e))?;
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+/// Reads the file `path` into `buf` (cleared first; its capacity is kept, so a thread
+/// reading many documents allocates only for the largest). `take` turns the read into the
+/// plain read-until-end loop, saving the `stat` and `lseek` that `File::read_to_end` spends
+/// on a size hint (the limit is never reached).
+pub(crate) fn read_document(path: &Path, buf: &mut Vec<u8>) -> Result<()> {
+    buf.clear();
+    fs::File::open(path)
+        .and_then(|f| f.take(u64::MAX).read_to_end(buf))
+        .map_err(|e| Error::io(path, e))?;
+    Ok(())
 }
 
 /// A listed file or folder (symbolic links followed).
@@ -151,8 +145,6 @@ fn read_document(file: &Entry) -> Result<String> {
 struct Entry {
     path: PathBuf,
     is_dir: bool,
-    /// Length in bytes when listed (a hint: the file is read to its end whatever it is).
-    len: u64,
 }
 
 /// The non-hidden entries of `dir` in path order. Their metadata (which follows symbolic
@@ -171,7 +163,6 @@ fn list(dir: &Path) -> Result<Vec<Entry>> {
         .map(|path| match fs::metadata(&path) {
             Ok(m) => Ok(Entry {
                 is_dir: m.is_dir(),
-                len: m.len(),
                 path,
             }),
             Err(e) => Err(Error::io(&path, e)),
@@ -194,6 +185,19 @@ fn collect_files(dir: &Path, out: &mut Vec<Entry>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::{DocumentFiles, Documents};
+
+    /// The text of each document of a folder's input, read as a vectorizer reads it.
+    fn texts(input: &RawInput) -> Vec<String> {
+        let RawInput::Files(files) = input else {
+            panic!("a folder gives files, not {input:?}")
+        };
+        let docs = DocumentFiles(files);
+        let mut buf = Vec::new();
+        (0..docs.len())
+            .map(|i| docs.with_text(i, &mut buf, str::to_string).unwrap())
+            .collect()
+    }
 
     fn tsv(s: &[u8]) -> Result<(Vec<String>, Option<Vec<Label>>)> {
         parse_tsv(s, Path::new("docs.tsv"))
@@ -267,13 +271,8 @@ mod tests {
         fs::write(root.join("README"), "ignored beside class folders").unwrap();
         let got = read_dir(root).unwrap();
         assert_eq!(
-            got.input,
-            RawInput::Text(vec![
-                "nested".into(),
-                "hello".into(),
-                "cheap".into(),
-                "buy \u{fffd}\u{fffd} now".into()
-            ])
+            texts(&got.input),
+            ["nested", "hello", "cheap", "buy \u{fffd}\u{fffd} now"]
         );
         assert_eq!(
             got.labels.unwrap(),
@@ -300,7 +299,8 @@ mod tests {
         fs::write(dir.path().join(".hidden"), "no").unwrap();
         let got = read_dir(dir.path()).unwrap();
         assert!(got.labels.is_none());
-        assert_eq!(got.input, RawInput::Text(vec!["one".into(), "two".into()]));
+        assert_eq!(got.input.n_rows(), 2);
+        assert_eq!(texts(&got.input), ["one", "two"]);
     }
 
     #[test]
@@ -317,5 +317,27 @@ mod tests {
         assert!(e.contains("class folders"), "{e}");
         let e = read_dir(&dir.path().join("absent")).unwrap_err();
         assert!(matches!(e, Error::Io { .. }));
+    }
+
+    #[test]
+    fn a_file_gone_after_listing_is_an_io_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("ham")).unwrap();
+        let gone = dir.path().join("ham/gone.txt");
+        fs::write(dir.path().join("ham/kept.txt"), "kept").unwrap();
+        fs::write(&gone, "soon gone").unwrap();
+        let got = read_dir(dir.path()).unwrap();
+        fs::remove_file(&gone).unwrap();
+        let RawInput::Files(files) = &got.input else {
+            unreachable!()
+        };
+        let mut buf = Vec::new();
+        let e = DocumentFiles(files)
+            .with_text(0, &mut buf, |_| ())
+            .unwrap_err();
+        assert!(matches!(e, Error::Io { .. }));
+        assert!(e.to_string().contains("gone.txt"), "{e}");
+        let e = read_document(&gone, &mut buf).unwrap_err();
+        assert!(e.to_string().contains(&gone.display().to_string()), "{e}");
     }
 }

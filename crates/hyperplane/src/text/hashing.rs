@@ -20,9 +20,10 @@ use serde::{Deserialize, Serialize};
 use crate::data::CsrMatrix;
 use crate::error::{Error, Result};
 use crate::estimator::{parse_param, unknown_param, Params};
+use crate::text::documents::{chunks, Documents};
 use crate::text::hash::murmur3_32;
 use crate::text::tokenize::Tokenizer;
-use crate::text::vectorize::{chunk_len, concat_parts, CsrPart};
+use crate::text::vectorize::{concat_parts, CsrPart};
 
 /// Hashes terms into a fixed number of columns.
 ///
@@ -100,22 +101,24 @@ impl HashingVectorizer {
     }
 
     /// The hashed count matrix of `docs` (`n_docs x n_features`).
-    pub fn transform<D: AsRef<str> + Sync>(&self, docs: &[D]) -> Result<CsrMatrix> {
+    pub fn transform<S: Documents + ?Sized>(&self, docs: &S) -> Result<CsrMatrix> {
         self.validate()?;
         let tokenizer = self.tokenizer.compile()?;
-        let parts: Vec<CsrPart> = docs
-            .par_chunks(chunk_len(docs.len(), 4))
-            .map(|chunk| {
+        let parts: Vec<CsrPart> = chunks(docs.len(), 4)
+            .map(|range| {
                 let mut scanner = tokenizer.scanner();
                 let mut entries: Vec<(u32, f64)> = Vec::new();
+                let mut buf = Vec::new();
                 let mut part = CsrPart::default();
-                for doc in chunk {
+                for i in range {
                     entries.clear();
-                    scanner.for_each_token(doc.as_ref(), |t| {
-                        let (j, sign) = self.column(t);
-                        let v = if self.alternate_sign { sign } else { 1.0 };
-                        entries.push((j as u32, v));
-                    });
+                    docs.with_text(i, &mut buf, |text| {
+                        scanner.for_each_token(text, |t| {
+                            let (j, sign) = self.column(t);
+                            let v = if self.alternate_sign { sign } else { 1.0 };
+                            entries.push((j as u32, v));
+                        })
+                    })?;
                     entries.sort_unstable_by_key(|e| e.0);
                     for run in entries.chunk_by(|a, b| a.0 == b.0) {
                         let sum: f64 = run.iter().map(|e| e.1).sum();
@@ -125,9 +128,10 @@ impl HashingVectorizer {
                     }
                     part.end_row();
                 }
-                part
+                Ok(part)
             })
-            .collect();
+            .collect::<std::result::Result<_, S::Error>>()
+            .map_err(Into::into)?;
         Ok(concat_parts(self.n_features, parts))
     }
 }

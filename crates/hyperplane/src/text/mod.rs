@@ -57,6 +57,7 @@
 //! by name ([`Params`]) for the command line and grid search, fitted into a
 //! [`FittedVectorizer`].
 
+pub mod documents;
 mod hash;
 pub mod hashing;
 pub mod tfidf;
@@ -66,6 +67,7 @@ pub mod vocabulary;
 
 use serde::{Deserialize, Serialize};
 
+pub use documents::{DocumentFiles, Documents};
 pub use hashing::HashingVectorizer;
 pub use tfidf::{FittedTfidf, Norm, TfidfTransformer};
 pub use tokenize::{CompiledTokenizer, Scanner, Tokenizer};
@@ -115,7 +117,7 @@ impl Vectorizer {
     }
 
     /// Fits on the training documents.
-    pub fn fit<D: AsRef<str> + Sync>(&self, docs: &[D]) -> Result<FittedVectorizer> {
+    pub fn fit<S: Documents + ?Sized>(&self, docs: &S) -> Result<FittedVectorizer> {
         Ok(match self {
             Vectorizer::Count(cv) => FittedVectorizer::Count(cv.fit(docs)?),
             Vectorizer::Tfidf { .. } => self.fit_transform(docs)?.0,
@@ -128,9 +130,9 @@ impl Vectorizer {
     }
 
     /// Fits on the training documents and returns their matrix, tokenizing once.
-    pub fn fit_transform<D: AsRef<str> + Sync>(
+    pub fn fit_transform<S: Documents + ?Sized>(
         &self,
-        docs: &[D],
+        docs: &S,
     ) -> Result<(FittedVectorizer, CsrMatrix)> {
         Ok(match self {
             Vectorizer::Count(cv) => {
@@ -211,10 +213,12 @@ pub enum FittedVectorizer {
 
 impl FittedVectorizer {
     /// The matrix of `docs` (`n_docs x n_features`).
-    pub fn transform<D: AsRef<str> + Sync>(&self, docs: &[D]) -> Result<CsrMatrix> {
+    pub fn transform<S: Documents + ?Sized>(&self, docs: &S) -> Result<CsrMatrix> {
         match self {
-            FittedVectorizer::Count(cv) => Ok(cv.transform(docs)),
-            FittedVectorizer::Tfidf { count, tfidf } => tfidf.transform(&count.transform(docs)),
+            FittedVectorizer::Count(cv) => cv.try_transform(docs).map_err(Into::into),
+            FittedVectorizer::Tfidf { count, tfidf } => {
+                tfidf.transform(&count.try_transform(docs).map_err(Into::into)?)
+            }
             FittedVectorizer::Hashing(hv) => hv.transform(docs),
         }
     }
@@ -273,6 +277,65 @@ mod tests {
                 serde_json::from_str(&serde_json::to_string(&v).unwrap()).unwrap();
             assert_eq!(params, v);
         }
+    }
+
+    /// `DOCS` (plus a non-UTF-8 one), each in its own file, and the same text as strings.
+    fn docs_as_files(dir: &std::path::Path) -> (Vec<std::path::PathBuf>, Vec<String>) {
+        let mut bytes: Vec<Vec<u8>> = DOCS.iter().map(|d| d.as_bytes().to_vec()).collect();
+        bytes.push(b"the caf\xe9 cat \xff\xfe".to_vec());
+        let files: Vec<_> = (0..bytes.len()).map(|i| dir.join(format!("{i}"))).collect();
+        for (f, b) in files.iter().zip(&bytes) {
+            std::fs::write(f, b).unwrap();
+        }
+        let text = bytes
+            .iter()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .collect();
+        (files, text)
+    }
+
+    #[test]
+    fn files_give_the_vocabulary_and_matrix_of_their_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let (files, text) = docs_as_files(dir.path());
+        let kinds = [
+            Vectorizer::default(),
+            Vectorizer::tfidf(),
+            Vectorizer::Hashing(HashingVectorizer::new().n_features(32)),
+        ];
+        for v in kinds {
+            let (fitted, x) = v.fit_transform(&text).unwrap();
+            let (from_files, x_files) = v.fit_transform(&DocumentFiles(&files)).unwrap();
+            assert_eq!(from_files, fitted, "{}", v.kind());
+            assert_eq!(x_files, x, "{}", v.kind());
+            assert_eq!(v.fit(&DocumentFiles(&files)).unwrap(), fitted);
+            assert_eq!(fitted.transform(&DocumentFiles(&files)).unwrap(), x);
+        }
+        let (fitted, _) = CountVectorizer::new().fit_transform(&text).unwrap();
+        assert!(fitted.column("\u{fffd}").is_none() && fitted.column("cat").is_some());
+    }
+
+    #[test]
+    fn an_unreadable_file_is_an_io_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut files, _) = docs_as_files(dir.path());
+        let fitted = Vectorizer::default().fit(&DocumentFiles(&files)).unwrap();
+        let missing = dir.path().join("missing.txt");
+        files.insert(2, missing.clone());
+        for v in [
+            Vectorizer::default(),
+            Vectorizer::tfidf(),
+            Vectorizer::Hashing(HashingVectorizer::new()),
+        ] {
+            let e = v.fit_transform(&DocumentFiles(&files)).unwrap_err();
+            assert!(matches!(e, crate::Error::Io { .. }), "{e}");
+            assert!(
+                e.to_string().contains(&missing.display().to_string()),
+                "{e}"
+            );
+        }
+        let e = fitted.transform(&DocumentFiles(&files)).unwrap_err();
+        assert!(e.to_string().contains("missing.txt"), "{e}");
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! is allocated per token (a copy only for a new term). The terms are then pruned and
 //! sorted, and every chunk writes its CSR rows in parallel.
 
+use std::convert::Infallible;
+use std::ops::Range;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -20,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::{CsrBuilder, CsrMatrix};
 use crate::error::{Error, Result};
 use crate::estimator::{parse_param, unknown_param, Params};
+use crate::text::documents::{chunks, Documents};
 use crate::text::hash::fx_hash;
 use crate::text::tokenize::{CompiledTokenizer, Scanner, Tokenizer};
 use crate::text::vocabulary::{select_terms, DocFreq, HotCache, TermIndex};
@@ -89,23 +92,23 @@ impl CountVectorizer {
     }
 
     /// Learns the vocabulary of `docs`.
-    pub fn fit<D: AsRef<str> + Sync>(&self, docs: &[D]) -> Result<FittedCountVectorizer> {
+    pub fn fit<S: Documents + ?Sized>(&self, docs: &S) -> Result<FittedCountVectorizer> {
         Ok(self.fit_counts(docs, false)?.0)
     }
 
     /// Learns the vocabulary of `docs` and returns their count matrix, tokenizing once.
-    pub fn fit_transform<D: AsRef<str> + Sync>(
+    pub fn fit_transform<S: Documents + ?Sized>(
         &self,
-        docs: &[D],
+        docs: &S,
     ) -> Result<(FittedCountVectorizer, CsrMatrix)> {
         let (fitted, x) = self.fit_counts(docs, true)?;
         let x = x.ok_or_else(|| Error::data("internal: count matrix not built"))?;
         Ok((fitted, x))
     }
 
-    fn fit_counts<D: AsRef<str> + Sync>(
+    fn fit_counts<S: Documents + ?Sized>(
         &self,
-        docs: &[D],
+        docs: &S,
         build_matrix: bool,
     ) -> Result<(FittedCountVectorizer, Option<CsrMatrix>)> {
         self.min_df.validate("min_df")?;
@@ -124,13 +127,13 @@ impl CountVectorizer {
         // kept only when the values are counts (not binary).
         let keep_counts = !self.binary;
         let shared = SharedTerms::new();
-        let chunks: Vec<IdRows> = docs
-            .par_chunks(chunk_len(docs.len(), 4))
+        let chunks: Vec<IdRows> = chunks(docs.len(), 4)
             .map_init(
                 || Worker::new(&tokenizer, 0),
-                |w, chunk| shared.count(w, chunk, keep_counts),
+                |w, range| shared.count(w, docs, range, keep_counts),
             )
-            .collect();
+            .collect::<std::result::Result<_, S::Error>>()
+            .map_err(Into::into)?;
         let terms = shared.into_terms();
 
         // 2. Document frequency and (when kept) total count of each term id: one sequential
@@ -240,36 +243,49 @@ pub struct FittedCountVectorizer {
 }
 
 impl FittedCountVectorizer {
-    /// The count matrix of `docs` (`n_docs x n_features`); unknown terms are dropped.
-    pub fn transform<D: AsRef<str> + Sync>(&self, docs: &[D]) -> CsrMatrix {
+    /// The count matrix of in-memory `docs` (`n_docs x n_features`); unknown terms are
+    /// dropped.
+    pub fn transform<S: Documents<Error = Infallible> + ?Sized>(&self, docs: &S) -> CsrMatrix {
+        let Ok(x) = self.try_transform(docs);
+        x
+    }
+
+    /// [`FittedCountVectorizer::transform`] of documents whose reading can fail
+    /// ([`DocumentFiles`](crate::text::DocumentFiles)).
+    pub fn try_transform<S: Documents + ?Sized>(
+        &self,
+        docs: &S,
+    ) -> std::result::Result<CsrMatrix, S::Error> {
         let n = self.n_features();
-        let parts: Vec<CsrPart> = docs
-            .par_chunks(chunk_len(docs.len(), 4))
+        let parts: Vec<CsrPart> = chunks(docs.len(), 4)
             .map_init(
                 || Worker::new(&self.tokenizer, n),
-                |w, chunk| {
+                |w, range| {
                     let Worker {
                         scanner,
                         cache,
                         counter,
+                        buf,
                     } = w;
                     let mut part = CsrPart::default();
-                    for doc in chunk {
-                        scanner.for_each_token(doc.as_ref(), |t| {
-                            let lookup = |t: &str, h| self.vocabulary.get_hashed(t, h);
-                            if let Some(j) = cache.get_or(t, fx_hash(t.as_bytes()), lookup) {
-                                counter.add(j);
-                            }
-                        });
+                    for i in range {
+                        docs.with_text(i, buf, |text| {
+                            scanner.for_each_token(text, |t| {
+                                let lookup = |t: &str, h| self.vocabulary.get_hashed(t, h);
+                                if let Some(j) = cache.get_or(t, fx_hash(t.as_bytes()), lookup) {
+                                    counter.add(j);
+                                }
+                            })
+                        })?;
                         counter.touched.sort_unstable();
                         counter.drain(|j, c| part.push(j, value(c, self.binary)));
                         part.end_row();
                     }
-                    part
+                    Ok(part)
                 },
             )
-            .collect();
-        concat_parts(n, parts)
+            .collect::<std::result::Result<_, S::Error>>()?;
+        Ok(concat_parts(n, parts))
     }
 
     /// The terms, in column order (alphabetical).
@@ -307,19 +323,14 @@ fn value(c: u32, binary: bool) -> f64 {
     }
 }
 
-/// Documents per parallel task: about `per_thread` tasks per thread.
-pub(crate) fn chunk_len(n_docs: usize, per_thread: usize) -> usize {
-    n_docs
-        .div_ceil(rayon::current_num_threads() * per_thread)
-        .max(1)
-}
-
 /// What a thread needs to count terms, reused across the chunks it takes (rayon's
 /// `map_init`): the cache then stays warm and the buffers are allocated once per thread.
+/// `buf` holds the document being read from a file.
 struct Worker<'a> {
     scanner: Scanner<'a>,
     cache: HotCache,
     counter: Counter,
+    buf: Vec<u8>,
 }
 
 impl<'a> Worker<'a> {
@@ -329,6 +340,7 @@ impl<'a> Worker<'a> {
             scanner: tokenizer.scanner(),
             cache: HotCache::new(),
             counter: Counter::with_len(n_ids),
+            buf: Vec::new(),
         }
     }
 }
@@ -394,24 +406,34 @@ impl SharedTerms {
         shard.get_or_insert_hashed(term, hash) * SHARDS as u32 + s as u32
     }
 
-    /// Rows of the term ids of `docs`, with their counts if `keep_counts`.
-    fn count<D: AsRef<str>>(&self, w: &mut Worker<'_>, docs: &[D], keep_counts: bool) -> IdRows {
+    /// Rows of the term ids of documents `range` of `docs`, with their counts if
+    /// `keep_counts`.
+    fn count<S: Documents + ?Sized>(
+        &self,
+        w: &mut Worker<'_>,
+        docs: &S,
+        range: Range<usize>,
+        keep_counts: bool,
+    ) -> std::result::Result<IdRows, S::Error> {
         let Worker {
             scanner,
             cache,
             counter,
+            buf,
         } = w;
         let mut rows = IdRows {
-            row_ends: Vec::with_capacity(docs.len()),
+            row_ends: Vec::with_capacity(range.len()),
             ..IdRows::default()
         };
-        for doc in docs {
-            scanner.for_each_token(doc.as_ref(), |t| {
-                let insert = |t: &str, h| Some(self.get_or_insert(t, h));
-                if let Some(id) = cache.get_or(t, fx_hash(t.as_bytes()), insert) {
-                    counter.add(id);
-                }
-            });
+        for i in range {
+            docs.with_text(i, buf, |text| {
+                scanner.for_each_token(text, |t| {
+                    let insert = |t: &str, h| Some(self.get_or_insert(t, h));
+                    if let Some(id) = cache.get_or(t, fx_hash(t.as_bytes()), insert) {
+                        counter.add(id);
+                    }
+                })
+            })?;
             counter.drain(|id, c| {
                 rows.ids.push(id);
                 if keep_counts {
@@ -420,7 +442,7 @@ impl SharedTerms {
             });
             rows.row_ends.push(rows.ids.len());
         }
-        rows
+        Ok(rows)
     }
 
     /// The terms indexed by id; ids never given are empty strings.
