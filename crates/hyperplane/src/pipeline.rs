@@ -134,6 +134,9 @@ impl Classifier for Model {
     fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
         self.classifier().predict_log_proba(x)
     }
+    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
+        self.classifier().predict_index(x)
+    }
 }
 
 /// How to turn a scaler name into a transform.

@@ -5,7 +5,7 @@
 //! | [`Format::Csv`] | delimited table (`,` `;` or tab), optional header | [`RawInput::Table`](crate::data::RawInput::Table) |
 //! | [`Format::Libsvm`] | `label idx:val idx:val ...` (LIBSVM / SVMlight) | [`RawInput::Matrix`](crate::data::RawInput::Matrix), sparse |
 //! | [`Format::Tsv`] | `label<TAB>text`, one document per line | [`RawInput::Text`](crate::data::RawInput::Text) |
-//! | [`Format::Dir`] | one sub-folder per class, one document per file | [`RawInput::Text`](crate::data::RawInput::Text) |
+//! | [`Format::Dir`] | one sub-folder per class, one document per file | [`RawInput::Files`](crate::data::RawInput::Files) (read lazily) |
 //!
 //! When [`ReadOptions::format`] is `None` the format is guessed by [`guess_format`].
 
