@@ -8,7 +8,7 @@ Needs:  ../shared/peers/setup.sh (scikit-learn 1.9.1) and the SpamAssassin raw c
 What it does:
 - builds the release examples once;
 - spam_e2e: splits SpamAssassin 80/20 (stratified, random_state=0) into class folders
-  (symlinks) under a temp dir; then, alternating the tools, times read + tokenize +
+  (copies of the messages) under a temp dir; then, alternating the tools, times read + tokenize +
   vectorize + fit + predict in-process (after imports) and the peak RSS of the process
   (/usr/bin/time); scikit-learn runs CountVectorizer + MultinomialNB with defaults;
 - nb_fit: writes one CSR matrix (20 classes, 100,000 features, 10 million non-zeros) to a
@@ -21,6 +21,7 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -90,7 +91,7 @@ def split_spam(spam_dir, dest):
             d = os.path.join(dest, part, r["label"])
             os.makedirs(d, exist_ok=True)
             src = os.path.join(spam_dir, r["path"])
-            os.symlink(src, os.path.join(d, os.path.basename(src)))
+            shutil.copyfile(src, os.path.join(d, os.path.basename(src)))
             size += int(r["bytes"])
     return size
 

@@ -147,25 +147,33 @@ struct Entry {
     is_dir: bool,
 }
 
-/// The non-hidden entries of `dir` in path order. Their metadata (which follows symbolic
-/// links, one `stat` each) is fetched in parallel.
+/// The non-hidden entries of `dir` in path order. Whether an entry is a folder comes from
+/// the directory listing itself (no system call on most file systems); only symbolic
+/// links are followed with a `stat`, in parallel.
 fn list(dir: &Path) -> Result<Vec<Entry>> {
-    let mut paths = Vec::new();
+    let mut entries = Vec::new();
     for entry in fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
-        if !entry.file_name().to_string_lossy().starts_with('.') {
-            paths.push(entry.path());
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
         }
+        let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
+        // `None`: a link, resolved below.
+        let is_dir = (!kind.is_symlink()).then(|| kind.is_dir());
+        entries.push((entry.path(), is_dir));
     }
-    paths.sort();
-    paths
+    entries.sort();
+    entries
         .into_par_iter()
-        .map(|path| match fs::metadata(&path) {
-            Ok(m) => Ok(Entry {
-                is_dir: m.is_dir(),
-                path,
-            }),
-            Err(e) => Err(Error::io(&path, e)),
+        .map(|(path, is_dir)| match is_dir {
+            Some(is_dir) => Ok(Entry { path, is_dir }),
+            None => match fs::metadata(&path) {
+                Ok(m) => Ok(Entry {
+                    is_dir: m.is_dir(),
+                    path,
+                }),
+                Err(e) => Err(Error::io(&path, e)),
+            },
         })
         .collect()
 }
