@@ -37,6 +37,12 @@ pub fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
+/// `name=value name=value ...`, as parameters are written on the command line.
+pub fn assignments(pairs: &[(String, String)]) -> String {
+    let parts: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    parts.join(" ")
+}
+
 /// A value as pretty JSON, with a final newline.
 pub fn json_text(value: &serde_json::Value) -> String {
     let mut s = serde_json::to_string_pretty(value).expect("JSON values always serialize");

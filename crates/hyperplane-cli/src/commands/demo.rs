@@ -11,7 +11,7 @@ use hyperplane::{Error, Result};
 use serde_json::json;
 
 use crate::outln;
-use crate::output::json_text;
+use crate::output::{assignments, json_text};
 use crate::progress::Step;
 use crate::DemoArgs;
 
@@ -105,12 +105,7 @@ pub fn demo(a: DemoArgs) -> Result<String> {
         "Smoothing strength alpha chosen on a {validation} of the training messages:"
     );
     outln!(out, "{}", tuning.result);
-    let best_alpha: Vec<String> = tuning
-        .best_params()
-        .iter()
-        .map(|(n, v)| format!("{n}={v}"))
-        .collect();
-    outln!(out, "best: {}\n", best_alpha.join(" "));
+    outln!(out, "best: {}\n", assignments(tuning.best_params()));
     outln!(
         out,
         "Test set ({} messages never seen in training):",

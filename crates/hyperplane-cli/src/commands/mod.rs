@@ -13,7 +13,7 @@ use hyperplane::{Error, Result};
 use serde_json::json;
 
 use crate::outln;
-use crate::output::{json_text, table};
+use crate::output::{assignments, json_text, table};
 use crate::progress::Step;
 use crate::{DataArgs, EvaluateArgs, InspectArgs, PredictArgs, TrainArgs, TuneArgs};
 
@@ -226,12 +226,7 @@ pub fn tune(a: TuneArgs) -> Result<String> {
     } else {
         outln!(out, "{} ({} setting(s))\n", validation, grid.n_candidates());
         outln!(out, "{}", tuning.result);
-        let best: Vec<String> = tuning
-            .best_params()
-            .iter()
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        outln!(out, "best: {}", best.join(" "));
+        outln!(out, "best: {}", assignments(tuning.best_params()));
         if let Some(path) = saved {
             outln!(
                 out,
@@ -254,19 +249,9 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
         return Ok(out);
     }
     outln!(out, "model        {}", summary.kind);
-    let params: Vec<String> = summary
-        .params
-        .iter()
-        .map(|(n, v)| format!("{n}={v}"))
-        .collect();
-    outln!(out, "parameters   {}", params.join(" "));
+    outln!(out, "parameters   {}", assignments(&summary.params));
     if !summary.preprocessing.is_empty() {
-        let pre: Vec<String> = summary
-            .preprocessing
-            .iter()
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        outln!(out, "input stage  {}", pre.join(" "));
+        outln!(out, "input stage  {}", assignments(&summary.preprocessing));
     }
     outln!(out, "input        {}", summary.input);
     outln!(out, "features     {}", summary.n_features);

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::CsrMatrix;
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Params};
+use crate::estimator::{parse_param, Params};
 use crate::text::documents::{chunks, Documents};
 use crate::text::hash::murmur3_32;
 use crate::text::tokenize::Tokenizer;
@@ -142,16 +142,13 @@ impl Params for HashingVectorizer {
             "n_features" => self.n_features = parse_param(name, value)?,
             "binary" => self.binary = parse_param(name, value)?,
             "alternate_sign" => self.alternate_sign = parse_param(name, value)?,
-            _ if Tokenizer::PARAM_NAMES.contains(&name) => {
-                return self.tokenizer.set_param(name, value)
-            }
             _ => {
-                let all: Vec<&str> = Self::PARAM_NAMES
-                    .iter()
-                    .chain(&Tokenizer::PARAM_NAMES)
-                    .copied()
-                    .collect();
-                return Err(unknown_param("HashingVectorizer", name, &all));
+                return self.tokenizer.set_own_param(
+                    "HashingVectorizer",
+                    &Self::PARAM_NAMES,
+                    name,
+                    value,
+                )
             }
         }
         Ok(())

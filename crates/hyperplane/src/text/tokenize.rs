@@ -462,6 +462,24 @@ impl Tokenizer {
     }
 }
 
+impl Tokenizer {
+    /// Sets a tokenizer parameter on behalf of a vectorizer `owner` whose own parameter
+    /// names are `own`; an unknown name is an error listing both sets.
+    pub(crate) fn set_own_param(
+        &mut self,
+        owner: &str,
+        own: &[&str],
+        name: &str,
+        value: &str,
+    ) -> Result<()> {
+        if Tokenizer::PARAM_NAMES.contains(&name) {
+            return self.set_param(name, value);
+        }
+        let all: Vec<&str> = own.iter().chain(&Tokenizer::PARAM_NAMES).copied().collect();
+        Err(unknown_param(owner, name, &all))
+    }
+}
+
 impl Params for Tokenizer {
     fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
         match name {

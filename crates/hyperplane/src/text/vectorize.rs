@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrBuilder, CsrMatrix};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Params};
+use crate::estimator::{parse_param, Params};
 use crate::text::documents::{chunks, Documents};
 use crate::text::hash::fx_hash;
 use crate::text::tokenize::{CompiledTokenizer, Scanner, Tokenizer};
@@ -202,16 +202,13 @@ impl Params for CountVectorizer {
                     v => Some(parse_param(name, v)?),
                 }
             }
-            _ if Tokenizer::PARAM_NAMES.contains(&name) => {
-                return self.tokenizer.set_param(name, value)
-            }
             _ => {
-                let all: Vec<&str> = Self::PARAM_NAMES
-                    .iter()
-                    .chain(&Tokenizer::PARAM_NAMES)
-                    .copied()
-                    .collect();
-                return Err(unknown_param("CountVectorizer", name, &all));
+                return self.tokenizer.set_own_param(
+                    "CountVectorizer",
+                    &Self::PARAM_NAMES,
+                    name,
+                    value,
+                )
             }
         }
         Ok(())
