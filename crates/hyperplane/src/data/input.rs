@@ -115,3 +115,16 @@ impl RawInput {
         }
     }
 }
+
+impl LabelledInput {
+    /// The labels, or an error naming the source and what needed them (`purpose`, e.g.
+    /// "training needs one label per row").
+    pub fn require_labels(&self, purpose: &str) -> crate::error::Result<&[Label]> {
+        self.labels.as_deref().ok_or_else(|| {
+            crate::error::Error::data(format!(
+                "{} has no labels; {purpose} (see --label-col)",
+                self.source.display()
+            ))
+        })
+    }
+}

@@ -1,0 +1,92 @@
+//! Scoring a fitted pipeline on labelled data.
+
+use crate::data::{labels, Label, LabelledInput};
+use crate::error::{Error, Result};
+use crate::estimator::Classifier;
+use crate::metrics::{self, ClassificationReport, CostMatrix};
+use serde::Serialize;
+
+use super::Pipeline;
+
+/// How a pipeline is scored on labelled data.
+#[derive(Clone, Debug, Serialize)]
+pub struct Evaluation {
+    /// Number of scored rows.
+    pub n_samples: usize,
+    /// Fraction of rows predicted correctly.
+    pub accuracy: f64,
+    /// The model's classes, in the order of the confusion matrix rows and columns.
+    pub classes: Vec<Label>,
+    /// `confusion_matrix[t][p]`: rows of true class `t` predicted as `p`.
+    pub confusion_matrix: Vec<Vec<u64>>,
+    /// Per-class precision / recall / F1 and their averages.
+    pub report: ClassificationReport,
+    /// Mean cross-entropy of the predicted probabilities.
+    pub log_loss: f64,
+    /// Area under the ROC curve of the second class's probability (binary problems only).
+    pub roc_auc: Option<f64>,
+    /// Mean cost under a cost matrix, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_weighted_error: Option<f64>,
+}
+
+impl Pipeline {
+    /// Scores the pipeline on labelled data; a label the model never saw is an error naming
+    /// its row.
+    pub fn evaluate(&self, data: &LabelledInput) -> Result<Evaluation> {
+        self.evaluate_with_costs(data, None)
+    }
+
+    /// [`Pipeline::evaluate`], plus the mean cost of the predictions under `costs`
+    /// (`cost(t, p)` for true class `t` predicted as `p`, classes in [`Pipeline::classes`]
+    /// order): the courses' weighted classification error.
+    pub fn evaluate_with_costs(
+        &self,
+        data: &LabelledInput,
+        costs: Option<&CostMatrix>,
+    ) -> Result<Evaluation> {
+        let labels = data.require_labels("evaluation needs the true label of every row")?;
+        let classes = self.classes();
+        let y_true = labels::encode_with(classes, labels)?;
+        let proba = self
+            .model
+            .predict_proba(&self.features_from(&data.input, &data.source)?)?;
+        let y_pred: Vec<usize> = proba
+            .rows()
+            .into_iter()
+            .map(|r| crate::numeric::argmax(&r.to_vec()))
+            .collect();
+        let report = ClassificationReport::from_labels(&y_true, &y_pred, classes)?;
+        let roc_auc = if classes.len() == 2 && y_true.contains(&0) && y_true.contains(&1) {
+            let positive: Vec<bool> = y_true.iter().map(|&t| t == 1).collect();
+            Some(metrics::roc_auc(&positive, &proba.column(1).to_vec())?)
+        } else {
+            None
+        };
+        Ok(Evaluation {
+            n_samples: y_true.len(),
+            accuracy: report.accuracy,
+            classes: classes.to_vec(),
+            confusion_matrix: report.confusion_matrix.counts.clone(),
+            log_loss: metrics::log_loss(&y_true, proba.view(), None)?,
+            roc_auc,
+            cost_weighted_error: costs
+                .map(|c| {
+                    if c.n_classes() != classes.len() {
+                        return Err(Error::param(
+                            "costs",
+                            format!("{} x {}", c.n_classes(), c.n_classes()),
+                            format!(
+                                "the model has {} classes {}; give one row and column per class in that order",
+                                classes.len(),
+                                labels::format_classes(classes)
+                            ),
+                        ));
+                    }
+                    metrics::cost_weighted_error(&y_true, &y_pred, c)
+                })
+                .transpose()?,
+            report,
+        })
+    }
+}

@@ -1,0 +1,314 @@
+//! [`Pipeline`]: the fitted input stage, transforms and model; what a model file holds.
+
+use crate::data::csv;
+use crate::data::read::{self, Format, LabelColumn, ReadOptions};
+use crate::data::{Features, Label, LabelledInput, RawInput};
+use crate::error::{Error, Result};
+use crate::estimator::Classifier;
+use crate::persist;
+use crate::text::{DocumentFiles, FittedVectorizer};
+use crate::transform::{FittedTabularEncoder, FittedTransform};
+use ndarray::Array2;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+use super::Model;
+
+/// One line describing a fitted transform, for `inspect`.
+fn describe_transform(t: &FittedTransform) -> String {
+    match t {
+        FittedTransform::Discretize(d) => {
+            let binned: Vec<String> = d
+                .n_bins()
+                .iter()
+                .enumerate()
+                .filter_map(|(j, b)| b.map(|b| format!("{j}:{b}")))
+                .collect();
+            format!(
+                "k-bins discretizer, bins per feature (index:bins) {}",
+                binned.join(" ")
+            )
+        }
+        FittedTransform::StandardScale(_) => "standard scaler (x - mean) / std".to_string(),
+        FittedTransform::MinMaxScale(_) => "min-max scaler to a fixed range".to_string(),
+    }
+}
+
+/// The fitted first stage: what turns raw samples into features.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum InputStage {
+    /// Documents through a fitted vectorizer.
+    Text(Box<FittedVectorizer>),
+    /// CSV tables through a fitted encoder.
+    Table(FittedTabularEncoder),
+    /// LIBSVM matrices used as they are.
+    Matrix { n_features: usize },
+}
+
+impl InputStage {
+    fn describe(&self) -> &'static str {
+        match self {
+            InputStage::Text(_) => "text documents (tsv or a folder of files)",
+            InputStage::Table(_) => "a CSV table",
+            InputStage::Matrix { .. } => "a LIBSVM matrix",
+        }
+    }
+}
+
+fn describe_raw(raw: &RawInput) -> &'static str {
+    match raw {
+        RawInput::Text(_) | RawInput::Files(_) => "text documents",
+        RawInput::Table(_) => "a CSV table",
+        RawInput::Matrix(_) => "a LIBSVM matrix",
+    }
+}
+
+/// A fitted pipeline: input stage, transforms, model and class names. This is what a
+/// model file holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Pipeline {
+    pub(super) kind: String,
+    pub(super) params: Vec<(String, String)>,
+    /// Settings of the input stage and transforms (vectorizer, binning, scaling).
+    pub(super) preprocessing: Vec<(String, String)>,
+    pub(super) input: InputStage,
+    pub(super) transforms: Vec<FittedTransform>,
+    pub(super) model: Model,
+    pub(super) n_train: usize,
+}
+
+impl Pipeline {
+    /// The model kind, as given to [`PipelineSpec::new`](super::PipelineSpec::new).
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+    /// The model parameters it was fitted with.
+    pub fn params(&self) -> &[(String, String)] {
+        &self.params
+    }
+    /// The settings of its input stage and transforms.
+    pub fn preprocessing(&self) -> &[(String, String)] {
+        &self.preprocessing
+    }
+    /// The fitted model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+    /// The fitted input stage.
+    pub fn input_stage(&self) -> &InputStage {
+        &self.input
+    }
+    /// The fitted transforms, in order.
+    pub fn transforms(&self) -> &[FittedTransform] {
+        &self.transforms
+    }
+    /// The classes, sorted.
+    pub fn classes(&self) -> &[Label] {
+        self.model.classes()
+    }
+    /// Number of training rows.
+    pub fn n_train(&self) -> usize {
+        self.n_train
+    }
+
+    /// Raw samples -> the model's features.
+    pub fn features(&self, raw: &RawInput) -> Result<Features> {
+        self.features_from(raw, Path::new(""))
+    }
+
+    /// Raw samples read from `source` -> the model's features; errors name `source`.
+    pub(super) fn features_from(&self, raw: &RawInput, source: &Path) -> Result<Features> {
+        let mismatch = || {
+            Error::data(format!(
+                "this model was trained on {} but the input is {}",
+                self.input.describe(),
+                describe_raw(raw)
+            ))
+        };
+        let mut x = match (&self.input, raw) {
+            (InputStage::Text(v), RawInput::Text(docs)) => {
+                Features::Sparse(v.transform(docs.as_slice())?)
+            }
+            (InputStage::Text(v), RawInput::Files(files)) => {
+                Features::Sparse(v.transform(&DocumentFiles(files))?)
+            }
+            (InputStage::Table(enc), RawInput::Table(t)) => enc.transform_source(t, source)?,
+            (InputStage::Matrix { .. }, RawInput::Matrix(m)) => m.clone(),
+            _ => return Err(mismatch()),
+        };
+        for t in &self.transforms {
+            x = t.transform(&x)?;
+        }
+        Ok(x)
+    }
+
+    /// The predicted label of each sample.
+    pub fn predict(&self, raw: &RawInput) -> Result<Vec<Label>> {
+        self.model.predict(&self.features(raw)?)
+    }
+
+    /// Class probabilities, one row per sample, columns in [`Pipeline::classes`] order.
+    pub fn predict_proba(&self, raw: &RawInput) -> Result<Array2<f64>> {
+        self.model.predict_proba(&self.features(raw)?)
+    }
+
+    /// Names of the model's input features (vocabulary, encoded columns, or `x1, x2...`).
+    pub fn feature_names(&self) -> Vec<String> {
+        match &self.input {
+            InputStage::Text(v) => match v.feature_names() {
+                Some(names) => names.to_vec(),
+                None => (0..v.n_features()).map(|j| format!("hash{j}")).collect(),
+            },
+            InputStage::Table(enc) => enc.feature_names(),
+            InputStage::Matrix { n_features } => {
+                (1..=*n_features).map(|j| format!("x{j}")).collect()
+            }
+        }
+    }
+
+    /// The `k` most indicative features of each class, by name.
+    pub fn top_features(&self, k: usize) -> Vec<(Label, Vec<(String, f64)>)> {
+        let names = self.feature_names();
+        let name = |j: usize| {
+            names
+                .get(j)
+                .cloned()
+                .unwrap_or_else(|| format!("feature{j}"))
+        };
+        self.model
+            .top_features(k)
+            .into_iter()
+            .zip(self.classes())
+            .map(|(top, c)| {
+                (
+                    c.clone(),
+                    top.into_iter().map(|(j, s)| (name(j), s)).collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// Writes the pipeline to a model file, atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        persist::save(path, &self.kind, self)
+    }
+
+    /// Reads a model file written by [`Pipeline::save`].
+    pub fn load(path: &Path) -> Result<Pipeline> {
+        Ok(persist::load::<Pipeline>(path)?.1)
+    }
+}
+
+impl LabelledInput {
+    /// The samples `rows` with their labels.
+    pub fn select_rows(&self, rows: &[usize]) -> LabelledInput {
+        LabelledInput {
+            input: self.input.select_rows(rows),
+            labels: self
+                .labels
+                .as_ref()
+                .map(|l| rows.iter().map(|&i| l[i].clone()).collect()),
+            source: self.source.clone(),
+        }
+    }
+}
+
+/// What `inspect` shows about a fitted pipeline.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub kind: String,
+    pub params: Vec<(String, String)>,
+    pub preprocessing: Vec<(String, String)>,
+    /// The input the pipeline takes.
+    pub input: String,
+    /// Features the model sees (after the input stage and transforms).
+    pub n_features: usize,
+    /// Size of the learned vocabulary (text input with a vocabulary).
+    pub vocabulary_size: Option<usize>,
+    pub n_train: usize,
+    /// The fitted transforms, described.
+    pub transforms: Vec<String>,
+    /// CSV categorical columns with their categories.
+    pub categorical_columns: Vec<(String, Vec<String>)>,
+    pub classes: Vec<Label>,
+    pub priors: Option<Vec<f64>>,
+    /// The most indicative features of each class, with their scores.
+    pub top_features: Vec<(Label, Vec<(String, f64)>)>,
+    /// What the top-feature score means.
+    pub top_feature_score: String,
+}
+
+impl Pipeline {
+    /// Number of features the model itself takes.
+    pub fn model_n_features(&self) -> usize {
+        self.model.n_features()
+    }
+
+    /// Everything `inspect` shows, with the `top` most indicative features per class.
+    pub fn summary(&self, top: usize) -> Summary {
+        let (vocabulary_size, categorical_columns) = match &self.input {
+            InputStage::Text(v) => (v.feature_names().map(<[String]>::len), Vec::new()),
+            InputStage::Table(enc) => (
+                None,
+                enc.categorical_columns()
+                    .into_iter()
+                    .map(|(c, cats)| (c.to_string(), cats.to_vec()))
+                    .collect(),
+            ),
+            InputStage::Matrix { .. } => (None, Vec::new()),
+        };
+        Summary {
+            kind: self.kind.clone(),
+            params: self.params.clone(),
+            preprocessing: self.preprocessing.clone(),
+            input: self.input.describe().to_string(),
+            n_features: self.model.n_features(),
+            vocabulary_size,
+            n_train: self.n_train,
+            transforms: self.transforms.iter().map(describe_transform).collect(),
+            categorical_columns,
+            classes: self.classes().to_vec(),
+            priors: self.model.class_priors(),
+            top_features: self.top_features(top),
+            top_feature_score: self.model.top_feature_score().to_string(),
+        }
+    }
+
+    /// Reads `path` as input for this pipeline. Unless the caller named the label column,
+    /// a CSV file is checked against the fitted columns: one extra column is taken as the
+    /// label (by its header name, or the last column without a header), none means the
+    /// file is unlabelled. LIBSVM and text files say themselves whether they have labels.
+    pub fn read_input(
+        &self,
+        path: &Path,
+        opts: &ReadOptions,
+        label_given: bool,
+    ) -> Result<LabelledInput> {
+        let mut opts = opts.clone();
+        let format = match opts.format {
+            Some(f) => f,
+            None => read::guess_format(path)?,
+        };
+        opts.format = Some(format);
+        if let (InputStage::Table(enc), Format::Csv, false) = (&self.input, format, label_given) {
+            let shape = csv::sniff(path, &opts)?;
+            let fitted = enc.column_names();
+            opts.label = if shape.names.len() == fitted.len() {
+                LabelColumn::None
+            } else if shape.names.len() == fitted.len() + 1 && shape.has_header {
+                let extra: Vec<&String> = shape
+                    .names
+                    .iter()
+                    .filter(|n| !fitted.contains(&n.as_str()))
+                    .collect();
+                match extra[..] {
+                    [one] => LabelColumn::Name(one.clone()),
+                    _ => LabelColumn::Last,
+                }
+            } else {
+                LabelColumn::Last
+            };
+        }
+        read::read(path, &opts)
+    }
+}

@@ -1,0 +1,179 @@
+//! Pipelines: raw input -> features -> model, fitted and saved as one.
+//!
+//! A [`PipelineSpec`] names a model kind and its parameters; fitting it on a reader's
+//! [`LabelledInput`](crate::data::LabelledInput) fits, on the training rows only, the input stage (a text vectorizer
+//! for documents, a tabular encoder for CSV tables, nothing for LIBSVM matrices), any
+//! transforms (discretizer, scaler) and the model. The fitted [`Pipeline`] keeps all of
+//! them with the class names, so a saved model predicts on raw input.
+//!
+//! Defaults chosen per input and model kind:
+//!
+//! | input | model | features |
+//! |---|---|---|
+//! | text | every kind | token presence (0/1); `binary=false` for counts |
+//! | table | categorical-nb | categories as indices; numeric columns binned (`n_bins`, default 10) |
+//! | table | others | numeric columns as they are, categorical columns one-hot |
+//! | matrix | categorical-nb | columns that are not non-negative integers binned |
+//! | matrix | others | as read |
+//!
+//! Parameters are routed by name: the model's own (`alpha`, `priors`...), then the
+//! vectorizer's (`binary`, `min_df`, `ngram_max`...), then the pipeline's:
+//! `vectorizer=count|tfidf|hashing`, `n_bins` / `bin_strategy` of the discretizer and
+//! `scale=standard|minmax|none`.
+
+mod evaluate;
+mod fitted;
+mod spec;
+mod tune;
+
+pub use evaluate::Evaluation;
+pub use fitted::{InputStage, Pipeline, Summary};
+pub use spec::PipelineSpec;
+pub use tune::{Tuning, Validation};
+
+use crate::bayes::{NaiveBayes, NaiveBayesModel};
+use crate::data::{Dataset, Features, Label};
+use crate::error::{Error, Result};
+use crate::estimator::{Classifier, Fit, Params};
+use ndarray::Array2;
+use serde::{Deserialize, Serialize};
+
+/// Every model kind the pipeline can train.
+pub fn kinds() -> Vec<&'static str> {
+    NaiveBayes::kind_names().to_vec()
+}
+
+/// The params of a learner of any family.
+#[derive(Clone, Debug)]
+pub enum Learner {
+    NaiveBayes(NaiveBayes),
+}
+
+impl Learner {
+    /// The default params of a model kind.
+    pub fn from_kind(kind: &str) -> Result<Self> {
+        if NaiveBayes::kind_names().contains(&kind) {
+            return Ok(Learner::NaiveBayes(NaiveBayes::from_kind(kind)?));
+        }
+        Err(Error::param(
+            "model",
+            kind,
+            format!("unknown model kind; choose one of {}", kinds().join(", ")),
+        ))
+    }
+
+    fn params(&mut self) -> &mut dyn Params {
+        match self {
+            Learner::NaiveBayes(p) => p,
+        }
+    }
+
+    fn param_values(&self) -> Vec<(String, String)> {
+        match self {
+            Learner::NaiveBayes(p) => p.param_values(),
+        }
+    }
+
+    /// Fits the learner on a data set.
+    pub fn fit(&self, data: &Dataset) -> Result<Model> {
+        match self {
+            Learner::NaiveBayes(p) => Ok(Model::NaiveBayes(p.fit(data)?)),
+        }
+    }
+}
+
+/// A fitted model of any family.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Model {
+    NaiveBayes(NaiveBayesModel),
+}
+
+impl Model {
+    fn classifier(&self) -> &dyn Classifier {
+        match self {
+            Model::NaiveBayes(m) => m,
+        }
+    }
+
+    /// The `k` most indicative features of each class, as (feature index, score).
+    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        match self {
+            Model::NaiveBayes(m) => m.top_features(k),
+        }
+    }
+
+    /// What the scores of [`Model::top_features`] mean.
+    pub fn top_feature_score(&self) -> &'static str {
+        match self {
+            Model::NaiveBayes(m) => m.top_feature_score(),
+        }
+    }
+
+    /// Class prior probabilities, when the model has them.
+    pub fn class_priors(&self) -> Option<Vec<f64>> {
+        match self {
+            Model::NaiveBayes(m) => Some(m.class_log_prior().iter().map(|v| v.exp()).collect()),
+        }
+    }
+}
+
+impl Classifier for Model {
+    fn classes(&self) -> &[Label] {
+        self.classifier().classes()
+    }
+    fn n_features(&self) -> usize {
+        self.classifier().n_features()
+    }
+    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
+        self.classifier().decision_function(x)
+    }
+    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
+        self.classifier().predict_log_proba(x)
+    }
+    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
+        self.classifier().predict_index(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::text_files::read_dir;
+    use crate::data::{LabelledInput, RawInput};
+
+    #[test]
+    fn a_folder_of_files_fits_and_predicts_as_its_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let docs = [
+            ("ham", "a", "meeting at noon"),
+            ("ham", "b", "lunch at noon then the meeting"),
+            ("spam", "c", "win money now"),
+            ("spam", "d", "free money, win \u{ff} now"),
+        ];
+        for (class, name, text) in docs {
+            std::fs::create_dir_all(dir.path().join(class)).unwrap();
+            std::fs::write(dir.path().join(class).join(name), text).unwrap();
+        }
+        let files = read_dir(dir.path()).unwrap();
+        assert!(matches!(files.input, RawInput::Files(_)));
+        let text = LabelledInput {
+            input: RawInput::Text(docs.iter().map(|d| d.2.to_string()).collect()),
+            ..files.clone()
+        };
+        let spec = PipelineSpec::new("multinomial-nb").unwrap();
+        let (a, b) = (spec.fit(&files).unwrap(), spec.fit(&text).unwrap());
+        let x = a.features(&files.input).unwrap();
+        assert_eq!(x, b.features(&text.input).unwrap());
+        assert_eq!(x, b.features(&files.input).unwrap());
+        assert_eq!(
+            a.predict(&text.input).unwrap(),
+            b.predict(&files.input).unwrap()
+        );
+        let rows = files.input.select_rows(&[3, 0]);
+        assert_eq!(rows.n_rows(), 2);
+        assert_eq!(
+            a.predict(&rows).unwrap(),
+            vec![Label::from("spam"), Label::from("ham")]
+        );
+    }
+}
