@@ -161,11 +161,6 @@ impl CsrMatrix {
         }
         b.finish()
     }
-
-    /// Applies `f` to every stored value in place.
-    pub fn map_values_inplace(&mut self, f: impl Fn(f64) -> f64) {
-        self.data.iter_mut().for_each(|v| *v = f(*v));
-    }
 }
 
 impl RowAccess for CsrMatrix {
@@ -263,11 +258,6 @@ impl CsrBuilder {
     /// Number of rows pushed so far.
     pub fn n_rows(&self) -> usize {
         self.indptr.len() - 1
-    }
-
-    /// Widens the matrix (for readers that learn the width as they go).
-    pub fn set_n_cols(&mut self, n_cols: usize) {
-        self.n_cols = self.n_cols.max(n_cols);
     }
 
     /// The finished matrix.
@@ -401,19 +391,6 @@ impl Features {
             Features::Dense(a) => Features::Dense(a.select(Axis(0), rows)),
             Features::Sparse(s) => Features::Sparse(s.select_rows(rows)),
         }
-    }
-
-    /// The smallest stored value and where it is, or `None` when nothing is stored.
-    pub fn min_value(&self) -> Option<(usize, usize, f64)> {
-        let mut best: Option<(usize, usize, f64)> = None;
-        for i in 0..self.n_rows() {
-            with_rows!(self, |m| m.for_each_in_row(i, |j, v| {
-                if best.is_none_or(|b| v < b.2) {
-                    best = Some((i, j, v));
-                }
-            }));
-        }
-        best
     }
 
     /// The dense form (small data, tests and display only).
