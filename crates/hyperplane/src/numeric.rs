@@ -21,6 +21,27 @@ pub fn log_softmax_rows(mut scores: Array2<f64>) -> Array2<f64> {
     scores
 }
 
+/// `log(1 + exp(x))` without overflow or loss of precision at either end.
+#[inline]
+pub fn log1pexp(x: f64) -> f64 {
+    if x > 0.0 {
+        x + (-x).exp().ln_1p()
+    } else {
+        x.exp().ln_1p()
+    }
+}
+
+/// The logistic function `1 / (1 + exp(-x))`, evaluated so that it never overflows.
+#[inline]
+pub fn sigmoid(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
 /// Index of the first maximum (0 for an empty slice); NaN never wins.
 pub fn argmax(a: &[f64]) -> usize {
     let mut best = 0;
@@ -53,6 +74,16 @@ mod tests {
         for r in p.rows() {
             assert!((r.sum() - 1.0).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn log1pexp_and_sigmoid_are_stable() {
+        assert_eq!(log1pexp(800.0), 800.0);
+        assert!((log1pexp(-800.0)).abs() < 1e-300);
+        assert!((log1pexp(0.0) - 2f64.ln()).abs() < 1e-15);
+        assert!((sigmoid(2.0) + sigmoid(-2.0) - 1.0).abs() < 1e-15);
+        assert_eq!(sigmoid(-800.0), 0.0);
+        assert_eq!(sigmoid(800.0), 1.0);
     }
 
     #[test]

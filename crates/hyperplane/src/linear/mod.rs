@@ -1,0 +1,192 @@
+//! Linear models: every classifier and regressor whose score is `s = w.x + b`.
+//!
+//! The learners differ only in how they choose `w`; they share the fitted
+//! [`LinearModel`], the pointwise [`Loss`]es, the [`margins`] and the label and weight
+//! conventions below, so each algorithm file holds just its update rule.
+//!
+//! Conventions:
+//! - Binary problems use `y = -1` for `classes[0]` and `y = +1` for `classes[1]`
+//!   (sorted classes, so `-1 < +1` and `"ham" < "spam"` come out as the courses write them).
+//! - Every learner honours sample weights and class weights through one per-row weight
+//!   `w_n = sample_weight_n * class_weight_{y_n}` ([`row_weights`]).
+
+mod loss;
+mod margin;
+mod model;
+
+pub use loss::Loss;
+pub use margin::{margins, Margins};
+pub use model::{LinearModel, Link};
+
+use crate::data::{labels, Dataset, Label};
+use crate::error::{Error, Result};
+
+/// `y_n` in {-1, +1} for a two-class data set (`classes[1]` is +1). A data set with one
+/// class gives all +1; more than two classes is an error suggesting a multiclass wrapper.
+pub fn signed_targets(data: &Dataset, model: &str) -> Result<Vec<f64>> {
+    if data.classes().len() > 2 {
+        return Err(Error::Unsupported {
+            model: model.into(),
+            what: format!(
+                "{} classes directly; it is a binary learner: wrap it with multiclass=ova or multiclass=ovo",
+                data.classes().len()
+            ),
+        });
+    }
+    let single = data.classes().len() == 1;
+    Ok(data
+        .targets()
+        .iter()
+        .map(|&t| if t == 1 || single { 1.0 } else { -1.0 })
+        .collect())
+}
+
+/// Per-class weights that multiply the sample weights: the courses' cost-sensitive
+/// classification (weight a class by the cost of missing it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum ClassWeight {
+    /// Every class weighs 1.
+    #[default]
+    Uniform,
+    /// `n_samples / (n_classes * count_k)`, as scikit-learn's `class_weight="balanced"`.
+    Balanced,
+    /// Given weights by label; classes not named weigh 1.
+    Given(Vec<(Label, f64)>),
+}
+
+impl std::str::FromStr for ClassWeight {
+    type Err = String;
+    /// `none`, `balanced`, or `LABEL:WEIGHT,LABEL:WEIGHT`.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s.trim() {
+            "none" | "uniform" | "" => Ok(ClassWeight::Uniform),
+            "balanced" => Ok(ClassWeight::Balanced),
+            list => list
+                .split(',')
+                .map(|pair| {
+                    let (l, w) = pair.rsplit_once(':').ok_or_else(|| {
+                        format!("`{pair}` is not LABEL:WEIGHT (use none, balanced or a list like spam:5,ham:1)")
+                    })?;
+                    let w: f64 = w.trim().parse().map_err(|e| format!("weight `{w}`: {e}"))?;
+                    if !w.is_finite() || w < 0.0 {
+                        return Err(format!("weight {w} of class {l} must be finite and >= 0"));
+                    }
+                    Ok((Label::parse(l), w))
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map(ClassWeight::Given),
+        }
+    }
+}
+
+impl std::fmt::Display for ClassWeight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClassWeight::Uniform => f.write_str("none"),
+            ClassWeight::Balanced => f.write_str("balanced"),
+            ClassWeight::Given(list) => {
+                let parts: Vec<String> = list.iter().map(|(l, w)| format!("{l}:{w}")).collect();
+                f.write_str(&parts.join(","))
+            }
+        }
+    }
+}
+
+/// `sample_weight_n * class_weight_{y_n}` for every row; a class weight naming a label the
+/// data does not have is an error.
+pub fn row_weights(data: &Dataset, class_weight: &ClassWeight) -> Result<Vec<f64>> {
+    let classes = data.classes();
+    let per_class: Vec<f64> = match class_weight {
+        ClassWeight::Uniform => vec![1.0; classes.len()],
+        ClassWeight::Balanced => {
+            let mut counts = vec![0usize; classes.len()];
+            for &t in data.targets() {
+                counts[t] += 1;
+            }
+            let n = data.n_samples() as f64;
+            counts
+                .iter()
+                .map(|&c| n / (classes.len() as f64 * c.max(1) as f64))
+                .collect()
+        }
+        ClassWeight::Given(list) => {
+            let mut w = vec![1.0; classes.len()];
+            for (label, weight) in list {
+                let k = classes.iter().position(|c| c == label).ok_or_else(|| {
+                    Error::param(
+                        "class_weight",
+                        label.to_string(),
+                        format!(
+                            "no such class; the classes are {}",
+                            labels::format_classes(classes)
+                        ),
+                    )
+                })?;
+                w[k] = *weight;
+            }
+            w
+        }
+    };
+    Ok(data
+        .targets()
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| data.weight(i) * per_class[t])
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    fn data() -> Dataset {
+        let x = array![[0.0], [1.0], [2.0], [3.0]].into();
+        Dataset::new(
+            x,
+            &["ham".into(), "spam".into(), "ham".into(), "ham".into()],
+        )
+        .unwrap()
+        .with_weights(vec![1.0, 2.0, 1.0, 0.5])
+        .unwrap()
+    }
+
+    #[test]
+    fn targets_are_signed_by_sorted_class() {
+        assert_eq!(
+            signed_targets(&data(), "pla").unwrap(),
+            vec![-1.0, 1.0, -1.0, -1.0]
+        );
+        let three = Dataset::new(
+            array![[0.0], [1.0], [2.0]].into(),
+            &[Label::Int(0), Label::Int(1), Label::Int(2)],
+        )
+        .unwrap();
+        let e = signed_targets(&three, "perceptron")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("multiclass=ova"), "{e}");
+    }
+
+    #[test]
+    fn class_weights_multiply_sample_weights() {
+        let d = data();
+        assert_eq!(
+            row_weights(&d, &ClassWeight::Uniform).unwrap(),
+            vec![1.0, 2.0, 1.0, 0.5]
+        );
+        let given: ClassWeight = "spam:10".parse().unwrap();
+        assert_eq!(row_weights(&d, &given).unwrap(), vec![1.0, 20.0, 1.0, 0.5]);
+        // balanced: 4 / (2 * 3) for ham, 4 / (2 * 1) for spam
+        let b = row_weights(&d, &ClassWeight::Balanced).unwrap();
+        assert!((b[0] - 4.0 / 6.0).abs() < 1e-15 && (b[1] - 4.0).abs() < 1e-15);
+        let unknown: ClassWeight = "eggs:2".parse().unwrap();
+        assert!(row_weights(&d, &unknown)
+            .unwrap_err()
+            .to_string()
+            .contains("ham, spam"));
+        assert!("spam".parse::<ClassWeight>().is_err());
+        assert!("spam:-1".parse::<ClassWeight>().is_err());
+        assert_eq!(given.to_string(), "spam:10");
+    }
+}
