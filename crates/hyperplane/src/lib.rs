@@ -77,6 +77,7 @@ pub mod error;
 pub mod estimator;
 pub mod linear;
 pub mod metrics;
+pub mod multiclass;
 pub mod numeric;
 pub mod optim;
 pub mod persist;

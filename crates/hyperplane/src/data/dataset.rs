@@ -1,5 +1,7 @@
 //! A labelled data set: features, encoded classes, optional sample weights and names.
 
+use std::sync::Arc;
+
 use crate::data::labels::{self, Label};
 use crate::data::matrix::Features;
 use crate::error::{Error, Result};
@@ -15,7 +17,7 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dataset {
-    x: Features,
+    x: Arc<Features>,
     targets: Vec<usize>,
     classes: Vec<Label>,
     weights: Option<Vec<f64>>,
@@ -28,7 +30,7 @@ impl Dataset {
         check_len("y", y.len(), x.n_rows())?;
         let (classes, targets) = labels::encode(y);
         Ok(Dataset {
-            x,
+            x: Arc::new(x),
             targets,
             classes,
             weights: None,
@@ -39,18 +41,9 @@ impl Dataset {
     /// Features with targets already encoded against `classes` (every target < classes.len()).
     pub fn from_encoded(x: Features, targets: Vec<usize>, classes: Vec<Label>) -> Result<Self> {
         check_len("y", targets.len(), x.n_rows())?;
-        if let Some((row, &t)) = targets
-            .iter()
-            .enumerate()
-            .find(|(_, &t)| t >= classes.len())
-        {
-            return Err(Error::data(format!(
-                "target {t} at row {row} is not an index into the {} classes",
-                classes.len()
-            )));
-        }
+        check_targets(&targets, &classes)?;
         Ok(Dataset {
-            x,
+            x: Arc::new(x),
             targets,
             classes,
             weights: None,
@@ -66,6 +59,20 @@ impl Dataset {
             .map(|(i, &v)| Label::from_f64(v, i))
             .collect::<Result<Vec<_>>>()?;
         Dataset::new(x, &labels)
+    }
+
+    /// The same features (shared, not copied) with other targets: the sub-problems of the
+    /// multiclass reductions. Sample weights and feature names are kept.
+    pub fn with_targets(&self, targets: Vec<usize>, classes: Vec<Label>) -> Result<Self> {
+        check_len("y", targets.len(), self.x.n_rows())?;
+        check_targets(&targets, &classes)?;
+        Ok(Dataset {
+            x: Arc::clone(&self.x),
+            targets,
+            classes,
+            weights: self.weights.clone(),
+            feature_names: self.feature_names.clone(),
+        })
     }
 
     /// Attaches one non-negative, finite weight per row.
@@ -135,7 +142,7 @@ impl Dataset {
     /// The rows `rows` as a new data set with the same class list (so codes stay comparable).
     pub fn select_rows(&self, rows: &[usize]) -> Dataset {
         Dataset {
-            x: self.x.select_rows(rows),
+            x: Arc::new(self.x.select_rows(rows)),
             targets: rows.iter().map(|&i| self.targets[i]).collect(),
             classes: self.classes.clone(),
             weights: self
@@ -149,6 +156,20 @@ impl Dataset {
     /// Checks what every learner needs: rows, columns, finite values.
     pub fn check_fit(&self) -> Result<()> {
         self.x.check_fit_input()
+    }
+}
+
+fn check_targets(targets: &[usize], classes: &[Label]) -> Result<()> {
+    match targets
+        .iter()
+        .enumerate()
+        .find(|(_, &t)| t >= classes.len())
+    {
+        Some((row, t)) => Err(Error::data(format!(
+            "target {t} at row {row} is not an index into the {} classes",
+            classes.len()
+        ))),
+        None => Ok(()),
     }
 }
 

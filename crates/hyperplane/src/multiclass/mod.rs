@@ -1,0 +1,86 @@
+//! Multiclass from binary classifiers: one-vs-all and one-vs-one.
+//!
+//! Both reductions work over any binary learner, given as a function from a two-class
+//! [`Dataset`] to a fitted [`Classifier`]; the sub-problems share the feature matrix (it is
+//! never copied) and are trained in parallel. Column 1 of a binary sub-model's
+//! `decision_function` is its confidence in the sub-problem's second class.
+//!
+//! - [`OneVsRest`]: `K` problems "class k against the rest"; predict
+//!   `argmax_k s_k(x)`; probabilities `p_k / sum_j p_j` when the sub-models have them.
+//! - [`OneVsOne`]: `K (K - 1) / 2` problems on the rows of each pair of classes; each pair
+//!   votes, and ties are broken by the summed confidences, squashed into `(-1/3, 1/3)` so they
+//!   never outweigh a vote (scikit-learn's rule).
+
+mod one_vs_one;
+mod one_vs_rest;
+
+pub use one_vs_one::OneVsOne;
+pub use one_vs_rest::OneVsRest;
+
+use serde::{Deserialize, Serialize};
+
+/// Which reduction turns a binary learner into a multiclass one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    /// One-vs-all (one-vs-rest).
+    #[default]
+    Ova,
+    /// One-vs-one.
+    Ovo,
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "ova" | "ovr" | "one-vs-all" | "one-vs-rest" => Ok(Strategy::Ova),
+            "ovo" | "one-vs-one" => Ok(Strategy::Ovo),
+            _ => Err("choose ova (one-vs-all) or ovo (one-vs-one)".into()),
+        }
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Strategy::Ova => "ova",
+            Strategy::Ovo => "ovo",
+        })
+    }
+}
+
+/// Column 1 of a two-column score matrix, or the only column of a one-class model (whose
+/// confidence in the sub-problem's second class is then 0 or 1 by which class it saw).
+fn positive_column(scores: &ndarray::Array2<f64>) -> Vec<f64> {
+    scores.column(scores.ncols().min(2) - 1).to_vec()
+}
+
+#[cfg(test)]
+mod test_support {
+    use crate::bayes::{GaussianNB, NaiveBayesModel};
+    use crate::data::{Dataset, Features, Label};
+    use crate::error::Result;
+    use crate::estimator::Fit;
+    use ndarray::Array2;
+
+    /// Three well-separated blobs in 2-D, `n` rows each.
+    pub fn blobs(n: usize) -> Dataset {
+        let centers = [(0.0, 0.0), (5.0, 0.0), (0.0, 5.0)];
+        let mut rng = crate::rng::Rng::new(3);
+        let mut x = Array2::zeros((3 * n, 2));
+        let mut y = Vec::new();
+        for (c, (cx, cy)) in centers.iter().enumerate() {
+            for i in 0..n {
+                x[[c * n + i, 0]] = cx + rng.next_f64() - 0.5;
+                x[[c * n + i, 1]] = cy + rng.next_f64() - 0.5;
+                y.push(Label::from(["a", "b", "c"][c]));
+            }
+        }
+        Dataset::new(Features::Dense(x), &y).unwrap()
+    }
+
+    pub fn gaussian(d: &Dataset) -> Result<NaiveBayesModel> {
+        Ok(NaiveBayesModel::Gaussian(GaussianNB::default().fit(d)?))
+    }
+}
