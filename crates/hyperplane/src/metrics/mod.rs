@@ -1,4 +1,4 @@
-//! Metrics: how good a classifier's predictions are.
+//! Metrics: how good a classifier's (or a regressor's, in [`regression`]) predictions are.
 //!
 //! Labels are class indices `0..n_classes` (as encoded by [`crate::data::labels::encode`]);
 //! every metric returns `f64` and checks its inputs: arrays of different lengths give
@@ -35,16 +35,19 @@
 //! | `classification_report(y, p, target_names=names, zero_division=0)` | `println!("{}", ClassificationReport::from_labels(&y, &p, &names)?)` |
 //! | `log_loss(y, proba, labels=range(K))` | [`log_loss`]`(&y, proba.view(), None)` |
 //! | `roc_auc_score(y, scores)` | [`roc_auc`]`(&y_bool, &scores)` |
+//! | `mean_squared_error`, `mean_absolute_error`, `r2_score` | [`mean_squared_error`], [`mean_absolute_error`], [`r2_score`] |
 
 pub mod classification;
 pub mod cost;
 pub mod probabilistic;
+pub mod regression;
 
 pub use classification::{
     accuracy, zero_one_error, AverageScores, ClassScores, ClassificationReport, ConfusionMatrix,
 };
 pub use cost::{cost_weighted_error, CostMatrix};
 pub use probabilistic::{log_loss, roc_auc};
+pub use regression::{mean_absolute_error, mean_squared_error, r2_score, RegressionReport};
 
 use crate::error::{Error, Result};
 
