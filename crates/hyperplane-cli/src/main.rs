@@ -97,6 +97,10 @@ struct TrainArgs {
     /// A parameter as NAME=VALUE; repeat for several.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
+    /// How a binary learner (perceptron, pocket, logistic-regression, sgd) meets more than
+    /// two classes: one-vs-all (default) or one-vs-one. Same as --param multiclass=...
+    #[arg(long, value_name = "ova|ovo")]
+    multiclass: Option<String>,
     /// Where to write the model file.
     #[arg(long, value_name = "MODEL.json")]
     out: PathBuf,

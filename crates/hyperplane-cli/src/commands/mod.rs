@@ -71,7 +71,10 @@ fn load(path: &Path) -> Result<Pipeline> {
 
 pub fn train(a: TrainArgs) -> Result<String> {
     let mut out = String::new();
-    let spec = spec_with_params(&a.model, &a.params)?;
+    let mut spec = spec_with_params(&a.model, &a.params)?;
+    if let Some(m) = &a.multiclass {
+        spec.set_param("multiclass", m)?;
+    }
     let data = read_training(&a.data)?;
     let pipeline = {
         let _s = Step::start(&format!("training {}", a.model));
@@ -144,7 +147,9 @@ fn print_evaluation(out: &mut String, e: &Evaluation) {
     if let Some(auc) = e.roc_auc {
         outln!(*out, "ROC AUC {auc:.4}");
     }
-    outln!(*out, "log loss {:.4}", e.log_loss);
+    if let Some(l) = e.log_loss {
+        outln!(*out, "log loss {l:.4}");
+    }
     if let Some(c) = e.cost_weighted_error {
         outln!(*out, "cost-weighted error {c:.4}");
     }

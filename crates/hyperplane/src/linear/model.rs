@@ -105,6 +105,29 @@ impl LinearModel {
         Ok(s)
     }
 
+    /// The `k` features with the largest weight towards each class, as (feature, weight):
+    /// for a binary model, class 1's largest `w_j` and class 0's largest `-w_j`.
+    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        let top = |sign: f64, row: usize| {
+            let mut w: Vec<(usize, f64)> = self
+                .coef
+                .row(row)
+                .iter()
+                .map(|&v| sign * v)
+                .enumerate()
+                .filter(|(_, v)| *v > 0.0)
+                .collect();
+            w.sort_by(|a, b| b.1.total_cmp(&a.1));
+            w.truncate(k);
+            w
+        };
+        match self.classes.len() {
+            1 => vec![Vec::new()],
+            2 => vec![top(-1.0, 0), top(1.0, 0)],
+            n => (0..n).map(|c| top(1.0, c)).collect(),
+        }
+    }
+
     /// The weight row of score `k` as a view.
     pub fn weights(&self, k: usize) -> ArrayView1<'_, f64> {
         self.coef.row(k)
@@ -182,6 +205,7 @@ mod tests {
         assert!((p[[0, 1]] - 1.0 / (1.0 + (-1.5f64).exp())).abs() < 1e-15);
         assert!((p.row(1).sum() - 1.0).abs() < 1e-15);
         assert!(binary(Link::Sign).predict_proba(&x).is_err());
+        assert_eq!(m.top_features(5), vec![vec![(1, 2.0)], vec![(0, 1.0)]]);
         let wrong: Features = array![[1.0]].into();
         assert!(matches!(
             m.predict(&wrong),

@@ -21,9 +21,10 @@ pub struct Evaluation {
     pub confusion_matrix: Vec<Vec<u64>>,
     /// Per-class precision / recall / F1 and their averages.
     pub report: ClassificationReport,
-    /// Mean cross-entropy of the predicted probabilities.
-    pub log_loss: f64,
-    /// Area under the ROC curve of the second class's probability (binary problems only).
+    /// Mean cross-entropy of the predicted probabilities (models that give probabilities).
+    pub log_loss: Option<f64>,
+    /// Area under the ROC curve of the second class's probability, or of its score for
+    /// models without probabilities (binary problems only).
     pub roc_auc: Option<f64>,
     /// Mean cost under a cost matrix, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -48,10 +49,14 @@ impl Pipeline {
         let labels = data.require_labels("evaluation needs the true label of every row")?;
         let classes = self.classes();
         let y_true = labels::encode_with(classes, labels)?;
-        let proba = self
-            .model
-            .predict_proba(&self.features_from(&data.input, &data.source)?)?;
-        let y_pred: Vec<usize> = proba
+        let x = self.features_from(&data.input, &data.source)?;
+        // Probabilities when the model has them; otherwise its scores rank the rows.
+        let (scores, proba) = match self.model.predict_proba(&x) {
+            Ok(p) => (p.clone(), Some(p)),
+            Err(Error::Unsupported { .. }) => (self.model.decision_function(&x)?, None),
+            Err(e) => return Err(e),
+        };
+        let y_pred: Vec<usize> = scores
             .rows()
             .into_iter()
             .map(|r| crate::numeric::argmax(&r.to_vec()))
@@ -59,7 +64,7 @@ impl Pipeline {
         let report = ClassificationReport::from_labels(&y_true, &y_pred, classes)?;
         let roc_auc = if classes.len() == 2 && y_true.contains(&0) && y_true.contains(&1) {
             let positive: Vec<bool> = y_true.iter().map(|&t| t == 1).collect();
-            Some(metrics::roc_auc(&positive, &proba.column(1).to_vec())?)
+            Some(metrics::roc_auc(&positive, &scores.column(1).to_vec())?)
         } else {
             None
         };
@@ -68,7 +73,9 @@ impl Pipeline {
             accuracy: report.accuracy,
             classes: classes.to_vec(),
             confusion_matrix: report.confusion_matrix.counts.clone(),
-            log_loss: metrics::log_loss(&y_true, proba.view(), None)?,
+            log_loss: proba
+                .map(|p| metrics::log_loss(&y_true, p.view(), None))
+                .transpose()?,
             roc_auc,
             cost_weighted_error: costs
                 .map(|c| {

@@ -19,7 +19,8 @@
 //! Parameters are routed by name: the model's own (`alpha`, `priors`...), then the
 //! vectorizer's (`binary`, `min_df`, `ngram_max`...), then the pipeline's:
 //! `vectorizer=count|tfidf|hashing`, `n_bins` / `bin_strategy` of the discretizer and
-//! `scale=standard|minmax|none`.
+//! `scale=standard|minmax|none` and `multiclass=ova|ovo` (how a binary learner meets more
+//! than two classes: one-vs-all, the default, or one-vs-one).
 
 mod evaluate;
 mod fitted;
@@ -35,6 +36,8 @@ use crate::bayes::{NaiveBayes, NaiveBayesModel};
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Fit, Params};
+use crate::linear::{row_weights, ClassWeight, LinearModel};
+use crate::multiclass::{OneVsOne, OneVsRest, Strategy};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
@@ -74,11 +77,53 @@ impl Learner {
         }
     }
 
-    /// Fits the learner on a data set.
-    pub fn fit(&self, data: &Dataset) -> Result<Model> {
+    /// Whether the learner separates two classes only, so that more classes go through a
+    /// one-vs-all or one-vs-one reduction.
+    fn is_binary(&self) -> bool {
+        match self {
+            Learner::NaiveBayes(_) => false,
+        }
+    }
+
+    fn fit_native(&self, data: &Dataset) -> Result<Model> {
         match self {
             Learner::NaiveBayes(p) => Ok(Model::NaiveBayes(p.fit(data)?)),
         }
+    }
+
+    /// Fits the learner on a data set; a binary learner meets more than two classes through
+    /// one-vs-all.
+    pub fn fit(&self, data: &Dataset) -> Result<Model> {
+        self.fit_with(data, Strategy::Ova)
+    }
+
+    /// Fits the learner, reducing a multiclass problem for a binary learner by `strategy`.
+    /// Class weights are applied once, on the original classes (as row weights), so every
+    /// sub-problem sees the same per-row costs.
+    pub fn fit_with(&self, data: &Dataset, strategy: Strategy) -> Result<Model> {
+        if !self.is_binary() || data.classes().len() <= 2 {
+            return self.fit_native(data);
+        }
+        let mut sub = self.clone();
+        let mut data = data.clone();
+        if let Some((_, cw)) = self
+            .param_values()
+            .into_iter()
+            .find(|(n, _)| n == "class_weight")
+        {
+            let cw: ClassWeight = cw
+                .parse()
+                .map_err(|e: String| Error::param("class_weight", &cw, e))?;
+            if cw != ClassWeight::Uniform {
+                data = data.clone().with_weights(row_weights(&data, &cw)?)?;
+                sub.params().set_param("class_weight", "none")?;
+            }
+        }
+        let fit = |d: &Dataset| sub.fit_native(d);
+        Ok(match strategy {
+            Strategy::Ova => Model::OneVsRest(OneVsRest::fit(&data, fit)?),
+            Strategy::Ovo => Model::OneVsOne(OneVsOne::fit(&data, fit)?),
+        })
     }
 }
 
@@ -86,19 +131,35 @@ impl Learner {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Model {
     NaiveBayes(NaiveBayesModel),
+    Linear(LinearModel),
+    /// A binary model per class (one-vs-all).
+    OneVsRest(OneVsRest<Model>),
+    /// A binary model per pair of classes (one-vs-one).
+    OneVsOne(OneVsOne<Model>),
 }
 
 impl Model {
     fn classifier(&self) -> &dyn Classifier {
         match self {
             Model::NaiveBayes(m) => m,
+            Model::Linear(m) => m,
+            Model::OneVsRest(m) => m,
+            Model::OneVsOne(m) => m,
         }
     }
 
-    /// The `k` most indicative features of each class, as (feature index, score).
+    /// The `k` most indicative features of each class, as (feature index, score); empty
+    /// lists for one-vs-one, whose pair models say nothing about one class.
     pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
         match self {
             Model::NaiveBayes(m) => m.top_features(k),
+            Model::Linear(m) => m.top_features(k),
+            Model::OneVsRest(m) => m
+                .models()
+                .iter()
+                .map(|sub| sub.top_features(k).pop().unwrap_or_default())
+                .collect(),
+            Model::OneVsOne(m) => vec![Vec::new(); m.classes().len()],
         }
     }
 
@@ -106,6 +167,13 @@ impl Model {
     pub fn top_feature_score(&self) -> &'static str {
         match self {
             Model::NaiveBayes(m) => m.top_feature_score(),
+            Model::Linear(_) | Model::OneVsOne(_) => "weight w_j towards the class",
+            Model::OneVsRest(m) => m
+                .models()
+                .first()
+                .map_or("weight w_j towards the class", |sub| {
+                    sub.top_feature_score()
+                }),
         }
     }
 
@@ -113,6 +181,34 @@ impl Model {
     pub fn class_priors(&self) -> Option<Vec<f64>> {
         match self {
             Model::NaiveBayes(m) => Some(m.class_log_prior().iter().map(|v| v.exp()).collect()),
+            _ => None,
+        }
+    }
+
+    /// The linear models inside, named: the model itself, or one per class (one-vs-all,
+    /// named by the class) or per pair (one-vs-one, "a vs b"). Empty for other families.
+    pub fn linear_models(&self) -> Vec<(String, &LinearModel)> {
+        match self {
+            Model::Linear(m) => vec![(String::new(), m)],
+            Model::OneVsRest(m) => m
+                .classes()
+                .iter()
+                .zip(m.models())
+                .filter_map(|(c, sub)| match sub {
+                    Model::Linear(l) => Some((c.to_string(), l)),
+                    _ => None,
+                })
+                .collect(),
+            Model::OneVsOne(m) => m
+                .pairs()
+                .filter_map(|((i, j), sub)| match sub {
+                    Model::Linear(l) => {
+                        Some((format!("{} vs {}", m.classes()[i], m.classes()[j]), l))
+                    }
+                    _ => None,
+                })
+                .collect(),
+            Model::NaiveBayes(_) => Vec::new(),
         }
     }
 }

@@ -8,7 +8,9 @@ use crate::transform::{
     CategoricalEncoding, FittedTransform, KBinsDiscretizer, TabularEncoder, Transform,
 };
 
-use super::{InputStage, Learner, Pipeline};
+use crate::multiclass::Strategy;
+
+use super::{InputStage, Learner, Model, Pipeline};
 
 /// How to turn a scaler name into a transform.
 fn scaler(name: &str) -> Result<Option<Transform>> {
@@ -31,11 +33,19 @@ pub struct PipelineSpec {
     vectorizer: Vectorizer,
     discretizer: KBinsDiscretizer,
     scale: String,
+    /// How a binary learner meets more than two classes.
+    multiclass: Strategy,
     /// Vectorizer settings the user made, re-applied when the vectorizer kind changes.
     vectorizer_settings: Vec<(String, String)>,
 }
 
-const PIPELINE_PARAMS: &[&str] = &["vectorizer", "n_bins", "bin_strategy", "scale"];
+const PIPELINE_PARAMS: &[&str] = &[
+    "vectorizer",
+    "n_bins",
+    "bin_strategy",
+    "scale",
+    "multiclass",
+];
 
 /// The text vectorizer of a kind (`count`, `tfidf`, `hashing`), with the pipeline default
 /// of token presence rather than counts: on e-mail it is clearly more accurate for every
@@ -69,6 +79,7 @@ impl PipelineSpec {
             vectorizer: vectorizer("count")?,
             discretizer: KBinsDiscretizer::default(),
             scale: "none".into(),
+            multiclass: Strategy::default(),
             vectorizer_settings: Vec::new(),
         })
     }
@@ -106,6 +117,11 @@ impl PipelineSpec {
                 "scale" => {
                     scaler(value)?;
                     self.scale = value.to_string();
+                }
+                "multiclass" => {
+                    self.multiclass = value
+                        .parse()
+                        .map_err(|e: String| Error::param(name, value, e))?;
                 }
                 _ => {
                     let mut valid: Vec<String> = self.param_names();
@@ -154,7 +170,7 @@ impl PipelineSpec {
         let (input, x) = self.fit_input(&data.input)?;
         let (transforms, x) = self.fit_transforms(&input, x)?;
         let dataset = Dataset::new(x, labels)?;
-        let model = self.learner.fit(&dataset)?;
+        let model = self.learner.fit_with(&dataset, self.multiclass)?;
         let mut preprocessing = Vec::new();
         if let InputStage::Text(_) = input {
             preprocessing.push(("vectorizer".to_string(), self.vectorizer.kind().to_string()));
@@ -174,6 +190,9 @@ impl PipelineSpec {
         }
         if self.scale != "none" {
             preprocessing.push(("scale".into(), self.scale.clone()));
+        }
+        if matches!(model, Model::OneVsRest(_) | Model::OneVsOne(_)) {
+            preprocessing.push(("multiclass".into(), self.multiclass.to_string()));
         }
         Ok(Pipeline {
             kind: self.kind.clone(),
