@@ -57,8 +57,11 @@ Examples:
   hyperplane tune --data train.csv --model categorical-nb --grid alpha=0.5,1 --grid n_bins=5,10 \\
       --valid-fraction 0.25 --out best.json")]
     Tune(TuneArgs),
-    /// Show what a model file holds: kind, parameters, classes, priors, top features.
-    #[command(after_help = "Example:\n  hyperplane inspect --model spam.json --top 15")]
+    /// Show what a model file holds: kind, parameters, classes, priors, top features; for
+    /// linear models the intercepts, weight norms, convergence and (with --data) margins.
+    #[command(
+        after_help = "Examples:\n  hyperplane inspect --model spam.json --top 15\n  hyperplane inspect --model pla.json --data train.csv   # margins on the training data"
+    )]
     Inspect(InspectArgs),
     /// Train a spam filter on the built-in SpamAssassin corpus, end to end, in seconds.
     #[command(after_help = "Example:\n  hyperplane demo --out spam-model.json")]
@@ -179,6 +182,13 @@ struct InspectArgs {
     /// How many top features to show per class.
     #[arg(long, default_value_t = 10)]
     top: usize,
+    /// Labelled data on which to report the margins of a linear model: per data set the
+    /// smallest functional margin y(w.x + b) and geometric margin y(w.x + b)/||w||.
+    #[arg(long, value_name = "FILE")]
+    data: Option<PathBuf>,
+    /// Label column of --data (CSV), as for the other commands.
+    #[arg(long, value_name = "NAME_OR_INDEX")]
+    label_col: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use hyperplane::data::read::{read, Format, LabelColumn, MissingPolicy, ReadOptions};
 use hyperplane::data::LabelledInput;
+use hyperplane::linear::Margins;
 use hyperplane::metrics::CostMatrix;
-use hyperplane::pipeline::{Evaluation, Pipeline, PipelineSpec, Validation};
+use hyperplane::pipeline::{Evaluation, LinearSummary, Pipeline, PipelineSpec, Validation};
 use hyperplane::select::ParamGrid;
 use hyperplane::{Error, Result};
 use serde_json::json;
@@ -247,10 +248,34 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
     let mut out = String::new();
     let p = load(&a.model)?;
     let summary = p.summary(a.top);
+    let margins = match &a.data {
+        Some(path) => {
+            let args = DataArgs {
+                data: path.clone(),
+                format: None,
+                label_col: a.label_col.clone(),
+                delimiter: None,
+                missing: None,
+            };
+            p.margins(&read_for(&p, &args)?)?
+        }
+        None => Vec::new(),
+    };
     if a.json {
-        out.push_str(&json_text(
-            &serde_json::to_value(&summary).map_err(|err| Error::data(err.to_string()))?,
-        ));
+        let mut v = serde_json::to_value(&summary).map_err(|err| Error::data(err.to_string()))?;
+        if a.data.is_some() {
+            v["margins"] = json!(margins
+                .iter()
+                .map(|(name, m)| json!({
+                    "name": name,
+                    "min_functional": m.min_functional,
+                    "min_geometric": m.min_geometric,
+                    "weight_norm": m.weight_norm,
+                    "misclassified": m.functional.iter().filter(|&&f| f <= 0.0).count(),
+                }))
+                .collect::<Vec<_>>());
+        }
+        out.push_str(&json_text(&v));
         return Ok(out);
     }
     outln!(out, "model        {}", summary.kind);
@@ -280,6 +305,7 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
         rows.push(vec![c.to_string(), prior]);
     }
     out.push_str(&table(&rows));
+    print_linear(&mut out, &summary.linear, &margins);
     for (class, top) in &summary.top_features {
         outln!(
             out,
@@ -290,4 +316,82 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
         outln!(out, "  {}", words.join(", "));
     }
     Ok(out)
+}
+
+/// The linear models' table: intercept, ||w||, how training ended, margins.
+fn print_linear(out: &mut String, linear: &[LinearSummary], margins: &[(String, Margins)]) {
+    if linear.is_empty() {
+        return;
+    }
+    let fmt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.4e}"));
+    let mut rows = vec![[
+        "model",
+        "b",
+        "||w||",
+        "iterations",
+        "updates",
+        "objective",
+        "||grad||",
+        "ended",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for l in linear {
+        let c = &l.convergence;
+        rows.push(vec![
+            if l.name.is_empty() {
+                "-".into()
+            } else {
+                l.name.clone()
+            },
+            l.intercept
+                .iter()
+                .map(|b| format!("{b:.4}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            l.weight_norm
+                .iter()
+                .map(|w| format!("{w:.4}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            c.iterations.to_string(),
+            c.updates.map_or("-".into(), |u| u.to_string()),
+            fmt(c.objective),
+            fmt(c.grad_norm),
+            match &c.warning {
+                None => "converged".into(),
+                Some(w) => format!("NOT converged: {w}"),
+            },
+        ]);
+    }
+    outln!(*out, "\nlinear model ({:?} output):", linear[0].link);
+    out.push_str(&table(&rows));
+    if !margins.is_empty() {
+        let mut rows = vec![[
+            "model",
+            "min y(w.x+b)",
+            "min y(w.x+b)/||w||",
+            "misclassified",
+        ]
+        .map(String::from)
+        .to_vec()];
+        for (name, m) in margins {
+            rows.push(vec![
+                if name.is_empty() {
+                    "-".into()
+                } else {
+                    name.clone()
+                },
+                format!("{:.6}", m.min_functional),
+                format!("{:.6}", m.min_geometric),
+                m.functional
+                    .iter()
+                    .filter(|&&f| f <= 0.0)
+                    .count()
+                    .to_string(),
+            ]);
+        }
+        outln!(*out, "\nmargins on the data (functional, geometric):");
+        out.push_str(&table(&rows));
+    }
 }

@@ -2,9 +2,11 @@
 
 use crate::data::csv;
 use crate::data::read::{self, Format, LabelColumn, ReadOptions};
-use crate::data::{Features, Label, LabelledInput, RawInput};
+use crate::data::{labels, Features, Label, LabelledInput, RawInput};
 use crate::error::{Error, Result};
 use crate::estimator::Classifier;
+use crate::linear::{margins, LinearModel, Link, Margins};
+use crate::optim::Convergence;
 use crate::persist;
 use crate::text::{DocumentFiles, FittedVectorizer};
 use crate::transform::{FittedTabularEncoder, FittedTransform};
@@ -236,6 +238,43 @@ pub struct Summary {
     pub top_features: Vec<(Label, Vec<(String, f64)>)>,
     /// What the top-feature score means.
     pub top_feature_score: String,
+    /// The weights and training report of each linear model inside.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub linear: Vec<LinearSummary>,
+}
+
+/// One linear model of a pipeline, as `inspect` shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LinearSummary {
+    /// Empty for a single model; the class (one-vs-all) or "a vs b" (one-vs-one).
+    pub name: String,
+    pub link: Link,
+    /// `b`, one per score row.
+    pub intercept: Vec<f64>,
+    /// `||w||` of each score row.
+    pub weight_norm: Vec<f64>,
+    /// Non-zero weights over all rows.
+    pub nonzero_weights: usize,
+    /// Iterations, updates, objective, gradient norm, warning.
+    pub convergence: Convergence,
+}
+
+impl LinearSummary {
+    fn new(name: String, m: &LinearModel) -> Self {
+        LinearSummary {
+            name,
+            link: m.link(),
+            intercept: m.intercept().to_vec(),
+            weight_norm: m
+                .coef()
+                .rows()
+                .into_iter()
+                .map(|r| r.dot(&r).sqrt())
+                .collect(),
+            nonzero_weights: m.coef().iter().filter(|&&v| v != 0.0).count(),
+            convergence: m.convergence().clone(),
+        }
+    }
 }
 
 impl Pipeline {
@@ -271,6 +310,39 @@ impl Pipeline {
             priors: self.model.class_priors(),
             top_features: self.top_features(top),
             top_feature_score: self.model.top_feature_score().to_string(),
+            linear: self
+                .model
+                .linear_models()
+                .into_iter()
+                .map(|(name, m)| LinearSummary::new(name, m))
+                .collect(),
+        }
+    }
+
+    /// Functional and geometric margins of each binary linear model inside on labelled
+    /// data: the model itself, or each one-vs-all model on "its class against the rest".
+    /// One-vs-one models have no margin on rows outside their pair, so they are left out.
+    pub fn margins(&self, data: &LabelledInput) -> Result<Vec<(String, Margins)>> {
+        let labels = data.require_labels("margins need the true label of every row")?;
+        let y = labels::encode_with(self.classes(), labels)?;
+        let x = self.features_from(&data.input, &data.source)?;
+        match &self.model {
+            Model::Linear(m) if m.is_binary() => Ok(vec![(String::new(), margins(m, &x, &y)?)]),
+            Model::OneVsRest(_) => self
+                .model
+                .linear_models()
+                .into_iter()
+                .enumerate()
+                .map(|(k, (name, m))| {
+                    let t: Vec<usize> = y.iter().map(|&c| usize::from(c == k)).collect();
+                    Ok((name, margins(m, &x, &t)?))
+                })
+                .collect(),
+            _ => Err(Error::Unsupported {
+                model: self.kind.clone(),
+                what: "margins (they need a binary linear model or one-vs-all linear models)"
+                    .into(),
+            }),
         }
     }
 

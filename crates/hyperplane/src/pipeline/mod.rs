@@ -28,7 +28,7 @@ mod spec;
 mod tune;
 
 pub use evaluate::Evaluation;
-pub use fitted::{InputStage, Pipeline, Summary};
+pub use fitted::{InputStage, LinearSummary, Pipeline, Summary};
 pub use spec::PipelineSpec;
 pub use tune::{Tuning, Validation};
 
