@@ -280,6 +280,12 @@ fn hoeffding(a: HoeffdingArgs) -> Result<String> {
         ("M", a.m.to_string()),
         ("delta", number(delta)),
     ]));
+    if delta >= 1.0 {
+        outln!(
+            out,
+            "\nthe bound is vacuous here (delta >= 1): it says nothing."
+        );
+    }
     Ok(out)
 }
 

@@ -120,16 +120,17 @@ pub fn vc_sample_size(eps: f64, delta: f64, growth: &GrowthBound) -> Result<u64>
     check_delta(delta)?;
     growth.check()?;
     let g = |n: u64| growth.ln_delta(eps, n);
-    let peak = first_true(1, |n| g(n + 1) < g(n))?;
+    let peak = first_true(1, eps, |n| g(n + 1) < g(n))?;
     if g(peak) <= delta.ln() {
         return Ok(1);
     }
-    first_true(peak, |n| g(n) <= delta.ln())
+    first_true(peak, eps, |n| g(n) <= delta.ln())
 }
 
 /// The first `n >= start` where `pred` holds, for `pred` false then true for ever:
-/// doubling steps until it holds, then bisection.
-fn first_true(start: u64, pred: impl Fn(u64) -> bool) -> Result<u64> {
+/// doubling steps until it holds, then bisection. Past [`MAX_N`] the tolerance `eps` is
+/// blamed: it is what makes the sample size grow.
+fn first_true(start: u64, eps: f64, pred: impl Fn(u64) -> bool) -> Result<u64> {
     if pred(start) {
         return Ok(start);
     }
@@ -142,8 +143,8 @@ fn first_true(start: u64, pred: impl Fn(u64) -> bool) -> Result<u64> {
         if hi > MAX_N {
             return Err(Error::param(
                 "eps",
-                "",
-                format!("the sample size needed exceeds 2^60 = {MAX_N}"),
+                eps,
+                format!("too small: the sample size needed exceeds 2^60 = {MAX_N}"),
             ));
         }
     }
