@@ -66,6 +66,9 @@ Examples:
     /// Train a spam filter on the built-in SpamAssassin corpus, end to end, in seconds.
     #[command(after_help = "Example:\n  hyperplane demo --out spam-model.json")]
     Demo(DemoArgs),
+    /// Learning theory: Hoeffding, growth functions, B(N, k), shattering, VC bound, coins.
+    #[command(subcommand)]
+    Theory(commands::TheoryCommand),
 }
 
 /// Where the data comes from and how to read it.
@@ -216,6 +219,7 @@ fn main() -> ExitCode {
         Command::Tune(a) => commands::tune(a),
         Command::Inspect(a) => commands::inspect(a),
         Command::Demo(a) => commands::demo(a),
+        Command::Theory(c) => commands::theory(c),
     };
     match result {
         Ok(text) => match output::emit(&text) {

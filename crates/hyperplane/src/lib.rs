@@ -85,6 +85,7 @@ pub mod pipeline;
 pub mod rng;
 pub mod select;
 pub mod text;
+pub mod theory;
 pub mod transform;
 
 pub use data::{CsrMatrix, Dataset, Features, Label, RowAccess};

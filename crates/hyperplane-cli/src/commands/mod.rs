@@ -1,6 +1,7 @@
 //! One function per subcommand: parse arguments into library calls, print the result.
 
 mod demo;
+mod theory;
 
 use std::path::Path;
 
@@ -19,6 +20,7 @@ use crate::progress::Step;
 use crate::{DataArgs, EvaluateArgs, InspectArgs, PredictArgs, TrainArgs, TuneArgs};
 
 pub use demo::demo;
+pub use theory::{theory, TheoryCommand};
 
 /// Reader options from the command line.
 fn read_options(a: &DataArgs) -> Result<ReadOptions> {
