@@ -10,13 +10,19 @@
 //! - Every learner honours sample weights and class weights through one per-row weight
 //!   `w_n = sample_weight_n * class_weight_{y_n}` ([`row_weights`]).
 
+mod cross_entropy;
+mod logistic;
 mod loss;
 mod margin;
 mod model;
+mod softmax;
 
+pub use cross_entropy::Training;
+pub use logistic::LogisticRegression;
 pub use loss::Loss;
 pub use margin::{margins, Margins};
 pub use model::{LinearModel, Link};
+pub use softmax::SoftmaxRegression;
 
 use crate::data::{labels, Dataset, Label};
 use crate::error::{Error, Result};

@@ -91,3 +91,187 @@ impl Convergence {
         self.warning.is_none()
     }
 }
+
+mod gd;
+mod lbfgs;
+mod newton;
+mod objective;
+
+pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
+
+/// The optimisers of a smooth objective.
+///
+/// | name | method | per iteration |
+/// |---|---|---|
+/// | `newton` | trust-region Newton with conjugate gradients (LIBLINEAR's TRON) | one gradient, a few Hessian products |
+/// | `lbfgs` | limited-memory BFGS (10 pairs), strong-Wolfe line search | one or more gradients |
+/// | `gd` | gradient descent `w <- w - step grad f(w)` with a fixed step | one gradient |
+/// | `gd-armijo` | gradient descent with a backtracking (Armijo) line search from `step` | one or more objective values |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Solver {
+    Newton,
+    Lbfgs,
+    Gd,
+    GdArmijo,
+}
+
+impl Solver {
+    /// Every solver with its name.
+    pub const NAMES: [(&'static str, Solver); 4] = [
+        ("newton", Solver::Newton),
+        ("lbfgs", Solver::Lbfgs),
+        ("gd", Solver::Gd),
+        ("gd-armijo", Solver::GdArmijo),
+    ];
+
+    /// The solver's name.
+    pub fn name(self) -> &'static str {
+        Solver::NAMES
+            .iter()
+            .find(|(_, s)| *s == self)
+            .map_or("?", |(n, _)| n)
+    }
+
+    /// Minimises the objective of `eval` from `w`; see [`Settings`] for the stopping rule.
+    pub fn minimize<O: Objective>(
+        self,
+        eval: &mut Evaluator<'_, O>,
+        w: Vec<f64>,
+        settings: &Settings,
+    ) -> (Vec<f64>, Convergence) {
+        match self {
+            Solver::Newton => newton::tron(eval, w, settings),
+            Solver::Lbfgs => lbfgs::lbfgs(eval, w, settings),
+            Solver::Gd => gd::gradient_descent(eval, w, settings, false),
+            Solver::GdArmijo => gd::gradient_descent(eval, w, settings, true),
+        }
+    }
+}
+
+impl std::str::FromStr for Solver {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        Solver::NAMES
+            .iter()
+            .find(|(n, _)| *n == s.trim())
+            .map(|(_, v)| *v)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Solver::NAMES.iter().map(|(n, _)| *n).collect();
+                format!("unknown solver; choose one of {}", names.join(", "))
+            })
+    }
+}
+
+/// Which norm of the gradient the stopping rule bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GradNorm {
+    /// `||g||_2`.
+    Two,
+    /// `max_j |g_j|`.
+    Max,
+}
+
+impl GradNorm {
+    /// The norm of `g`.
+    pub fn of(self, g: &[f64]) -> f64 {
+        match self {
+            GradNorm::Two => norm2(g),
+            GradNorm::Max => norm_inf(g),
+        }
+    }
+}
+
+/// When a solver stops: `norm(grad f(w)) <= gtol` (converged), or after `max_iter`
+/// iterations (a [`ConvergenceWarning::MaxIterations`]). L-BFGS also stops when the
+/// relative decrease `(f_k - f_{k+1}) / max(|f_k|, |f_{k+1}|, 1)` is below `ftol`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Iteration budget.
+    pub max_iter: usize,
+    /// Gradient-norm threshold.
+    pub gtol: f64,
+    /// The norm the threshold bounds.
+    pub norm: GradNorm,
+    /// L-BFGS relative-decrease threshold (scipy's `ftol`; scikit-learn uses `64 eps`).
+    pub ftol: f64,
+    /// Gradient descent: the fixed step, or the first trial step of the line search.
+    pub step: f64,
+}
+
+/// The report of a finished solve at `w` with objective `f` and gradient `g`.
+fn report(
+    iterations: usize,
+    f: f64,
+    g: &[f64],
+    warning: Option<ConvergenceWarning>,
+) -> Convergence {
+    Convergence {
+        iterations,
+        updates: None,
+        objective: Some(f),
+        grad_norm: Some(norm2(g)),
+        in_sample_error: None,
+        warning,
+    }
+}
+
+/// `y += a x`.
+fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
+    for (yi, xi) in y.iter_mut().zip(x) {
+        *yi += a * xi;
+    }
+}
+
+#[cfg(test)]
+mod solver_tests {
+    use super::objective::tests::Quadratic;
+    use super::*;
+
+    fn settings(max_iter: usize, step: f64) -> Settings {
+        Settings {
+            max_iter,
+            gtol: 1e-10,
+            norm: GradNorm::Two,
+            ftol: 0.0,
+            step,
+        }
+    }
+
+    #[test]
+    fn every_solver_reaches_the_minimiser() {
+        let q = Quadratic::new(50, 4);
+        let exact = q.solution();
+        for (solver, step) in [
+            (Solver::Newton, 0.0),
+            (Solver::Lbfgs, 0.0),
+            (Solver::Gd, 0.01),
+            (Solver::GdArmijo, 1.0),
+        ] {
+            let mut e = Evaluator::new(&q);
+            let (w, c) = solver.minimize(&mut e, vec![0.0; 4], &settings(100_000, step));
+            assert!(c.converged(), "{solver:?}: {:?}", c.warning);
+            for (a, b) in w.iter().zip(&exact) {
+                assert!((a - b).abs() < 1e-8, "{solver:?}: {w:?} vs {exact:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_huge_fixed_step_diverges_and_a_small_budget_is_reported() {
+        let q = Quadratic::new(50, 4);
+        let mut e = Evaluator::new(&q);
+        let (w, c) = Solver::Gd.minimize(&mut e, vec![0.0; 4], &settings(1000, 100.0));
+        assert!(
+            matches!(c.warning, Some(ConvergenceWarning::Diverged { .. })),
+            "{c:?}"
+        );
+        assert!(w.iter().all(|v| v.is_finite()) && c.objective.unwrap().is_finite());
+        let (_, c) = Solver::Gd.minimize(&mut e, vec![0.0; 4], &settings(3, 0.001));
+        assert_eq!(
+            c.warning,
+            Some(ConvergenceWarning::MaxIterations { iterations: 3 })
+        );
+        assert!("newton".parse::<Solver>().is_ok() && "sgd".parse::<Solver>().is_err());
+    }
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""L2 logistic regression side by side: hyperplane, LIBLINEAR and scikit-learn on the same data.
+
+Usage:  python3 bench/linear.py [--repeats 3] [--only adult,sparse]
+Needs:  ../shared/peers/setup.sh (scikit-learn 1.9.1, liblinear-train 2.3) and
+        ../shared/data/adult/adult_{train,test}.libsvm.
+
+The problem is LIBLINEAR's `-s 0 -c 1`: f(w) = 1/2 ||w||^2 + sum_n ln(1 + exp(-y_n w.x_n)),
+no intercept. For each data set:
+- LIBLINEAR: `liblinear-train -s 0 -c 1` (its default eps = 0.01); its objective is computed
+  here from the weights in its model file, the way hyperplane reports its own;
+- hyperplane: the release example `logistic_bench` (Newton, the same stopping rule with
+  tol = 0.01; tightened to 0.001 when its objective is above LIBLINEAR's), single thread
+  (RAYON_NUM_THREADS=1) and all threads;
+- scikit-learn: LogisticRegression(solver="lbfgs", C=1, fit_intercept=False), default tol,
+  max_iter=1000, fit time only (OMP/OPENBLAS threads 1).
+Times: total wall time of each process (reading + fit; LIBLINEAR reports nothing finer),
+and the fit alone for hyperplane and scikit-learn. Peak RSS from /usr/bin/time.
+The sparse set (200,000 + 20,000 test rows x 50,000 features, 80 non-zeros per row, labels
+from a random sparse hyperplane with 10% flipped, seed 0) is written once to
+/tmp/hyperplane_sparse_{train,test}.libsvm for the peers to reuse.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import ONE_THREAD, PY_ENV, ROOT, median, timed  # noqa: E402
+
+ADULT = os.path.join(ROOT, "..", "shared", "data", "adult")
+BIN = os.path.join(ROOT, "target", "release", "examples", "logistic_bench")
+
+SKLEARN = r'''
+import json, sys, time
+from sklearn.datasets import load_svmlight_file
+from sklearn.linear_model import LogisticRegression
+X, y = load_svmlight_file(sys.argv[1])
+Xt, yt = load_svmlight_file(sys.argv[2], n_features=X.shape[1])
+t = time.perf_counter()
+m = LogisticRegression(solver="lbfgs", C=1.0, fit_intercept=False, max_iter=1000).fit(X, y)
+s = time.perf_counter() - t
+print(json.dumps({"fit_seconds": s, "accuracy": float((m.predict(Xt) == yt).mean())}))
+'''
+
+MAKE_SPARSE = r'''
+import sys, numpy as np, scipy.sparse as sp
+from sklearn.datasets import dump_svmlight_file
+r = np.random.default_rng(0); n, f, k = 220_000, 50_000, 80
+ind = np.sort(np.stack([r.choice(f, k, replace=False) for _ in range(n)]), axis=1).ravel()
+X = sp.csr_matrix((r.random(n * k), ind, np.arange(0, n * k + 1, k)), shape=(n, f))
+w = r.standard_normal(f) * (r.random(f) < 0.2)
+y = np.where(X @ w > np.median(X @ w), 1, -1); flip = r.random(n) < 0.1; y[flip] = -y[flip]
+dump_svmlight_file(X[:200_000], y[:200_000], sys.argv[1], zero_based=False)
+dump_svmlight_file(X[200_000:], y[200_000:], sys.argv[2], zero_based=False)
+'''
+
+
+def liblinear_objective(model, train, c=1.0):
+    """1/2 ||w||^2 + C sum ln(1 + exp(-y w.x)) of a liblinear-train model (no bias)."""
+    import numpy as np
+    lines = open(model).read().split("\n")
+    first = int(next(l for l in lines if l.startswith("label")).split()[1])
+    w = np.array([float(l) for l in lines[lines.index("w") + 1:] if l.strip()])
+    f = 0.5 * w @ w
+    for line in open(train):
+        parts = line.split()
+        y = 1.0 if float(parts[0]) == first else -1.0
+        s = sum(w[int(j) - 1] * float(v) for j, v in (p.split(":") for p in parts[1:]) if int(j) <= len(w))
+        f += c * np.logaddexp(0.0, -y * s)
+    return float(f)
+
+
+def bench(name, train, test, repeats, tmp):
+    model = os.path.join(tmp, name + ".model")
+    ll_times, ll_rss = [], 0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        with tempfile.NamedTemporaryFile("r") as tf:
+            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", tf.name, "liblinear-train", "-q",
+                            "-s", "0", "-c", "1", train, model], check=True)
+            ll_rss = int(tf.read().strip().splitlines()[-1]) / 1024
+        ll_times.append(time.perf_counter() - t)
+    ll_obj = liblinear_objective(model, train)
+    pred = subprocess.run(["liblinear-predict", test, model, os.path.join(tmp, "out")],
+                          capture_output=True, text=True, check=True).stdout
+    ll_acc = float(pred.split("=")[1].split("%")[0]) / 100
+    rows = [(f"{name}: LIBLINEAR -s 0 -c 1", median(ll_times), None, ll_obj, ll_acc, ll_rss)]
+    for threads in ("1", str(os.cpu_count())):
+        env = dict(os.environ, RAYON_NUM_THREADS=threads)
+        tol = "0.01"
+        for _ in range(3):
+            out, _ = timed([BIN, train, test, "1", tol], env=env)
+            if out["objective"] <= ll_obj:
+                break
+            tol = str(float(tol) / 10)
+        runs = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            o, rss = timed([BIN, train, test, "1", tol], env=env)
+            runs.append((time.perf_counter() - t, o, rss))
+        wall = median([r[0] for r in runs])
+        o = runs[0][1]
+        rows.append((f"{name}: hyperplane newton tol={tol}, {threads} thread(s)", wall,
+                     median([r[1]["fit_seconds"] for r in runs]), o["objective"], o["accuracy"],
+                     runs[0][2]))
+    sk = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        o, rss = timed([sys.executable, "-c", SKLEARN, train, test], env=dict(PY_ENV, **ONE_THREAD))
+        sk.append((time.perf_counter() - t, o, rss))
+    rows.append((f"{name}: scikit-learn lbfgs", median([s[0] for s in sk]),
+                 median([s[1]["fit_seconds"] for s in sk]), None, sk[0][1]["accuracy"], sk[0][2]))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--only", default="adult,sparse")
+    args = ap.parse_args()
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "hyperplane", "--example", "logistic_bench"],
+                   cwd=ROOT, check=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if "adult" in args.only:
+            rows += bench("adult", os.path.join(ADULT, "adult_train.libsvm"),
+                          os.path.join(ADULT, "adult_test.libsvm"), args.repeats, tmp)
+        if "sparse" in args.only:
+            tr, te = "/tmp/hyperplane_sparse_train.libsvm", "/tmp/hyperplane_sparse_test.libsvm"
+            if not (os.path.exists(tr) and os.path.exists(te)):
+                subprocess.run([sys.executable, "-c", MAKE_SPARSE, tr, te], env=PY_ENV, check=True)
+            rows += bench("sparse 200k x 50k", tr, te, args.repeats, tmp)
+    print(f"\nmedian of {args.repeats} runs\n")
+    print("| run | wall (s) | fit (s) | objective | test accuracy | peak RSS (MiB) |")
+    print("|---|---|---|---|---|---|")
+    for name, wall, fit, obj, acc, rss in rows:
+        fit_s = f"{fit:.3f}" if fit is not None else "-"
+        obj_s = f"{obj:.4f}" if obj is not None else "-"
+        print(f"| {name} | {wall:.3f} | {fit_s} | {obj_s} | {acc:.4f} | {rss:.0f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+//! What logistic and softmax regression share: the L2-regularised cross-entropy fit
+//!
+//! ```text
+//! f(w) = 1/2 ||w||^2 + C sum_n c_n err_n(w)
+//! ```
+//!
+//! (`c_n` the row weight, the intercepts not in `||w||^2`), its [`Training`] params, and
+//! the stopping rules of each solver:
+//!
+//! | solver | converged when |
+//! |---|---|
+//! | `newton`, `gd`, `gd-armijo` | `‖∇f(w)‖₂ <= tol · max(min_k m_k, 1) / N · ‖∇f(0)‖₂` (LIBLINEAR's rule; `m_k` the rows of class `k`) |
+//! | `lbfgs` | `max_j |∇f(w)_j| <= tol · C · sum_n c_n`, or a relative decrease of `f` below `64 eps` |
+//!
+//! The L-BFGS rule is scikit-learn's: it minimises `f / (C sum_n c_n)` (the mean loss
+//! plus `||w||^2 / (2 C sum_n c_n)`) with `gtol = tol` and `ftol = 64 eps`; the minimiser
+//! is the same, and the rule above is its rule on our scale.
+
+use crate::error::{Error, Result};
+use crate::estimator::parse_param;
+use crate::linear::ClassWeight;
+use crate::optim::{Convergence, Evaluator, GradNorm, Objective, Settings, Solver};
+
+/// How the weights are trained: the regularisation, the intercept, the class weights and
+/// the solver with its budget. Shared by [`LogisticRegression`](super::LogisticRegression)
+/// and [`SoftmaxRegression`](super::SoftmaxRegression).
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `c` | 1 | `C`: weight of the data term against `1/2 ||w||^2` (larger: less regularisation) | finite, `> 0` |
+/// | `fit_intercept` | `true` | learn an intercept `b`, not penalised | |
+/// | `class_weight` | `none` | per-class weights multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
+/// | `solver` | `newton` (logistic), `lbfgs` (softmax) | the optimiser, see [`Solver`] | `newton`, `lbfgs`, `gd`, `gd-armijo` |
+/// | `tol` | 1e-4 | stopping tolerance (see the module doc) | finite, `> 0` |
+/// | `max_iter` | 1000 | iteration budget | `>= 1` |
+/// | `step` | `auto` | `gd`: the fixed step; `gd-armijo`: the first trial step; `auto` is `1 / L` with `L` a bound on the curvature of `f` | `auto` or finite, `> 0` |
+/// | `init` | `zeros` | warm start: every parameter in the model's layout (weights, then intercepts) | `zeros` or comma-separated numbers |
+#[derive(Clone, Debug, PartialEq)]
+pub struct Training {
+    pub c: f64,
+    pub fit_intercept: bool,
+    pub class_weight: ClassWeight,
+    pub solver: Solver,
+    pub tol: f64,
+    pub max_iter: usize,
+    pub step: Option<f64>,
+    pub init: Option<Vec<f64>>,
+}
+
+impl Training {
+    /// The defaults with `solver`.
+    pub fn with_solver(solver: Solver) -> Self {
+        Training {
+            c: 1.0,
+            fit_intercept: true,
+            class_weight: ClassWeight::Uniform,
+            solver,
+            tol: 1e-4,
+            max_iter: 1000,
+            step: None,
+            init: None,
+        }
+    }
+
+    /// The parameter names.
+    pub const NAMES: [&'static str; 8] = [
+        "c",
+        "fit_intercept",
+        "class_weight",
+        "solver",
+        "tol",
+        "max_iter",
+        "step",
+        "init",
+    ];
+
+    /// Checks every value.
+    pub fn validate(&self) -> Result<()> {
+        let positive = |name: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(Error::param(name, v.to_string(), "must be finite and > 0"))
+            }
+        };
+        positive("c", self.c)?;
+        positive("tol", self.tol)?;
+        if let Some(step) = self.step {
+            positive("step", step)?;
+        }
+        if self.max_iter == 0 {
+            return Err(Error::param("max_iter", "0", "must be >= 1"));
+        }
+        if let Some(init) = &self.init {
+            if let Some(v) = init.iter().find(|v| !v.is_finite()) {
+                return Err(Error::param("init", v.to_string(), "must be finite"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets a shared parameter; `None` when `name` is not one of them.
+    pub fn set(&mut self, name: &str, value: &str) -> Option<Result<()>> {
+        let r = (|| {
+            match name {
+                "c" => self.c = parse_param(name, value)?,
+                "fit_intercept" => self.fit_intercept = parse_param(name, value)?,
+                "class_weight" => self.class_weight = parse_param(name, value)?,
+                "solver" => self.solver = parse_param(name, value)?,
+                "tol" => self.tol = parse_param(name, value)?,
+                "max_iter" => self.max_iter = parse_param(name, value)?,
+                "step" => {
+                    self.step = match value.trim() {
+                        "auto" => None,
+                        v => Some(parse_param(name, v)?),
+                    }
+                }
+                "init" => {
+                    self.init = match value.trim() {
+                        "zeros" | "" => None,
+                        v => Some(
+                            v.split(',')
+                                .map(|p| parse_param(name, p))
+                                .collect::<Result<_>>()?,
+                        ),
+                    }
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })();
+        match r {
+            Ok(false) => None,
+            Ok(true) => Some(Ok(())),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// Every shared parameter in text form.
+    pub fn values(&self) -> Vec<(String, String)> {
+        let init = self.init.as_ref().map_or("zeros".to_string(), |v| {
+            v.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
+        });
+        let step = self.step.map_or("auto".to_string(), |s| s.to_string());
+        [
+            ("c", self.c.to_string()),
+            ("fit_intercept", self.fit_intercept.to_string()),
+            ("class_weight", self.class_weight.to_string()),
+            ("solver", self.solver.name().to_string()),
+            ("tol", self.tol.to_string()),
+            ("max_iter", self.max_iter.to_string()),
+            ("step", step),
+            ("init", init),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect()
+    }
+
+    /// Minimises `obj` (whose data term already holds `C c_n`) from `init` or zero.
+    /// `class_counts` are the rows per class, `weight_total` is `sum_n c_n`, and
+    /// `curvature_bound` bounds the largest eigenvalue of the data term's Hessian.
+    pub(super) fn solve<O: Objective>(
+        &self,
+        obj: &O,
+        class_counts: &[usize],
+        weight_total: f64,
+        curvature_bound: f64,
+    ) -> Result<(Vec<f64>, Convergence)> {
+        let w0 = match &self.init {
+            Some(init) if init.len() != obj.dim() => {
+                return Err(Error::param(
+                    "init",
+                    format!("{} values", init.len()),
+                    format!(
+                        "this model has {} parameters (weights, then intercepts)",
+                        obj.dim()
+                    ),
+                ))
+            }
+            Some(init) => init.clone(),
+            None => vec![0.0; obj.dim()],
+        };
+        let mut eval = Evaluator::new(obj);
+        let (gtol, norm) = match self.solver {
+            Solver::Lbfgs => (self.tol * self.c * weight_total, GradNorm::Max),
+            _ => {
+                let mut g0 = vec![0.0; obj.dim()];
+                eval.value_grad(&vec![0.0; obj.dim()], &mut g0, false);
+                let n: usize = class_counts.iter().sum();
+                let smallest = class_counts.iter().copied().min().unwrap_or(0).max(1);
+                let scale = smallest as f64 / n.max(1) as f64;
+                (self.tol * scale * crate::optim::norm2(&g0), GradNorm::Two)
+            }
+        };
+        let settings = Settings {
+            max_iter: self.max_iter,
+            gtol,
+            norm,
+            ftol: 64.0 * f64::EPSILON,
+            step: self.step.unwrap_or(1.0 / (1.0 + curvature_bound)),
+        };
+        Ok(self.solver.minimize(&mut eval, w0, &settings))
+    }
+}

@@ -1,0 +1,492 @@
+//! Binary logistic regression with L2 regularisation (LIBLINEAR's `-s 0`):
+//!
+//! ```text
+//! f(w) = 1/2 ||w||^2 + C sum_n c_n ln(1 + exp(-y_n (w.x_n + b)))
+//! grad = w + C sum_n c_n (sigma(y_n s_n) - 1) y_n x_n
+//! H v  = v + C sum_n c_n sigma(s_n) (1 - sigma(s_n)) (x_n . v) x_n     (X^T D X v, row by row)
+//! ```
+//!
+//! with `y_n` in {-1, +1} (`classes[1]` is +1). The intercept `b` is either free (not
+//! penalised, scikit-learn's convention, `fit_intercept`), or LIBLINEAR's `-B bias`: a
+//! feature of constant value `B` appended to every row, its weight penalised like the
+//! others (`b = B w_B`), or absent.
+
+use std::ops::Range;
+
+use ndarray::{Array1, Array2};
+
+use crate::data::{Dataset, RowAccess};
+use crate::error::{Error, Result};
+use crate::estimator::{parse_param, unknown_param, Fit, Params};
+use crate::linear::cross_entropy::Training;
+use crate::linear::{row_weights, signed_targets, LinearModel, Link};
+use crate::optim::{Convergence, Objective, Solver};
+use crate::with_rows;
+
+const NAME: &str = "logistic-regression";
+
+/// Params of binary logistic regression.
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `bias` | `none` | LIBLINEAR's `-B`: append a feature of value `B` whose weight is penalised (replaces the free intercept) | `none` or finite, `> 0` |
+///
+/// and the [`Training`] params (`c`, `fit_intercept`, `class_weight`, `solver` (default
+/// `newton`), `tol`, `max_iter`, `step`, `init`). `init` holds `d` weights, then the
+/// intercept weight when there is one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogisticRegression {
+    pub training: Training,
+    pub bias: Option<f64>,
+}
+
+impl Default for LogisticRegression {
+    fn default() -> Self {
+        LogisticRegression {
+            training: Training::with_solver(Solver::Newton),
+            bias: None,
+        }
+    }
+}
+
+/// Builder setters for the [`Training`] params of a params struct with a `training` field.
+macro_rules! training_setters {
+    ($t:ty) => {
+        impl $t {
+            /// Sets `C`.
+            pub fn c(mut self, c: f64) -> Self {
+                self.training.c = c;
+                self
+            }
+            /// Learns a free intercept or none.
+            pub fn fit_intercept(mut self, on: bool) -> Self {
+                self.training.fit_intercept = on;
+                self
+            }
+            /// Sets the class weights.
+            pub fn class_weight(mut self, w: $crate::linear::ClassWeight) -> Self {
+                self.training.class_weight = w;
+                self
+            }
+            /// Sets the solver.
+            pub fn solver(mut self, s: $crate::optim::Solver) -> Self {
+                self.training.solver = s;
+                self
+            }
+            /// Sets the stopping tolerance.
+            pub fn tol(mut self, tol: f64) -> Self {
+                self.training.tol = tol;
+                self
+            }
+            /// Sets the iteration budget.
+            pub fn max_iter(mut self, n: usize) -> Self {
+                self.training.max_iter = n;
+                self
+            }
+            /// Sets the gradient-descent step.
+            pub fn step(mut self, step: f64) -> Self {
+                self.training.step = Some(step);
+                self
+            }
+            /// Starts from these parameters (weights, then intercepts).
+            pub fn init(mut self, w: Vec<f64>) -> Self {
+                self.training.init = Some(w);
+                self
+            }
+        }
+    };
+}
+pub(super) use training_setters;
+
+training_setters!(LogisticRegression);
+
+impl LogisticRegression {
+    /// LIBLINEAR's `-B bias`: a penalised intercept feature of value `bias`.
+    pub fn bias(mut self, bias: f64) -> Self {
+        self.bias = Some(bias);
+        self
+    }
+
+    fn intercept(&self) -> Result<Intercept> {
+        match (self.bias, self.training.fit_intercept) {
+            (Some(b), _) if !(b.is_finite() && b > 0.0) => Err(Error::param(
+                "bias",
+                b.to_string(),
+                "must be finite and > 0",
+            )),
+            (Some(_), false) => Err(Error::param(
+                "bias",
+                format!("{:?}", self.bias),
+                "a penalised intercept needs fit_intercept=true",
+            )),
+            (Some(b), true) => Ok(Intercept::Penalised(b)),
+            (None, true) => Ok(Intercept::Free),
+            (None, false) => Ok(Intercept::None),
+        }
+    }
+}
+
+/// How the intercept enters the binary objective.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Intercept {
+    None,
+    /// `b` not penalised.
+    Free,
+    /// A feature of value `B`, penalised.
+    Penalised(f64),
+}
+
+/// The data term `C sum_n c_n ln(1 + exp(-y_n s_n))` over the rows of `x`; parameters are
+/// `d` weights and, with an intercept, its weight last.
+pub(crate) struct BinaryCrossEntropy<'a, M: RowAccess> {
+    pub x: &'a M,
+    pub y: &'a [f64],
+    /// `C c_n`.
+    pub weight: &'a [f64],
+    pub intercept: Intercept,
+}
+
+impl<M: RowAccess> BinaryCrossEntropy<'_, M> {
+    /// The value of the intercept feature (0 without an intercept).
+    fn bias_value(&self) -> f64 {
+        match self.intercept {
+            Intercept::None => 0.0,
+            Intercept::Free => 1.0,
+            Intercept::Penalised(b) => b,
+        }
+    }
+}
+
+impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
+    fn dim(&self) -> usize {
+        self.x.n_cols() + usize::from(self.intercept != Intercept::None)
+    }
+    fn n_rows(&self) -> usize {
+        self.x.n_rows()
+    }
+    fn penalised(&self) -> usize {
+        match self.intercept {
+            Intercept::Free => self.x.n_cols(),
+            _ => self.dim(),
+        }
+    }
+    fn curvature_width(&self) -> usize {
+        1
+    }
+
+    fn loss_grad(
+        &self,
+        w: &[f64],
+        rows: Range<usize>,
+        grad: &mut [f64],
+        mut curvature: Option<&mut [f64]>,
+    ) -> f64 {
+        let d = self.x.n_cols();
+        let bv = self.bias_value();
+        let (wx, wb) = w.split_at(d);
+        let b = wb.first().map_or(0.0, |v| v * bv);
+        let (gx, gb) = grad.split_at_mut(d);
+        let (mut loss, mut grad_b) = (0.0, 0.0);
+        for (k, i) in rows.enumerate() {
+            let c = self.weight[i];
+            let y = self.y[i];
+            let z = y * (self.x.dot_row(i, wx) + b);
+            // e = exp(-|z|): ln(1 + exp(-z)) and sigma(-z) from one exponential
+            let e = (-z.abs()).exp();
+            let (log1p, sig_neg) = if z >= 0.0 {
+                (e.ln_1p(), e / (1.0 + e))
+            } else {
+                (-z + e.ln_1p(), 1.0 / (1.0 + e))
+            };
+            loss += c * log1p;
+            let g = -c * y * sig_neg;
+            if g != 0.0 {
+                self.x.add_row_scaled(i, g, gx);
+                grad_b += g;
+            }
+            if let Some(cv) = curvature.as_deref_mut() {
+                cv[k] = c * sig_neg * (1.0 - sig_neg);
+            }
+        }
+        if let Some(gb) = gb.first_mut() {
+            *gb += grad_b * bv;
+        }
+        loss
+    }
+
+    fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]) {
+        let d = self.x.n_cols();
+        let bv = self.bias_value();
+        let (vx, vb) = v.split_at(d);
+        let vb = vb.first().map_or(0.0, |v| v * bv);
+        let (ox, ob) = out.split_at_mut(d);
+        let mut sum_b = 0.0;
+        for (k, i) in rows.enumerate() {
+            let dk = curvature[k];
+            if dk == 0.0 {
+                continue;
+            }
+            let t = dk * (self.x.dot_row(i, vx) + vb);
+            self.x.add_row_scaled(i, t, ox);
+            sum_b += t;
+        }
+        if let Some(ob) = ob.first_mut() {
+            *ob += sum_b * bv;
+        }
+    }
+}
+
+/// The number of rows of each class.
+pub(crate) fn class_counts(data: &Dataset) -> Vec<usize> {
+    let mut counts = vec![0; data.classes().len()];
+    for &t in data.targets() {
+        counts[t] += 1;
+    }
+    counts
+}
+
+/// A model that predicts its only class (a data set of one class).
+pub(crate) fn single_class_model(data: &Dataset, link: Link) -> Result<LinearModel> {
+    LinearModel::new(
+        data.classes().to_vec(),
+        Array2::zeros((1, data.n_features())),
+        Array1::zeros(1),
+        link,
+        Convergence::default(),
+    )
+}
+
+impl Fit for LogisticRegression {
+    type Model = LinearModel;
+    fn fit(&self, data: &Dataset) -> Result<LinearModel> {
+        self.training.validate()?;
+        let intercept = self.intercept()?;
+        data.check_fit()?;
+        let y = signed_targets(data, NAME)?;
+        if data.classes().len() == 1 {
+            return single_class_model(data, Link::Logistic);
+        }
+        let cw = row_weights(data, &self.training.class_weight)?;
+        let weight_total: f64 = cw.iter().sum();
+        let weight: Vec<f64> = cw.iter().map(|c| self.training.c * c).collect();
+        let bv2 = match intercept {
+            Intercept::None => 0.0,
+            Intercept::Free => 1.0,
+            Intercept::Penalised(b) => b * b,
+        };
+        let d = data.n_features();
+        let (w, convergence) = with_rows!(data.x(), |m| {
+            // curvature bound: sigma(1 - sigma) <= 1/4, so H <= I + 1/4 sum_n C c_n ||x_n||^2
+            let bound = 0.25
+                * (0..m.n_rows())
+                    .map(|i| weight[i] * (m.row_norm_sq(i) + bv2))
+                    .sum::<f64>();
+            let obj = BinaryCrossEntropy {
+                x: m,
+                y: &y,
+                weight: &weight,
+                intercept,
+            };
+            self.training
+                .solve(&obj, &class_counts(data), weight_total, bound)
+        })?;
+        let b = match intercept {
+            Intercept::None => 0.0,
+            Intercept::Free => w[d],
+            Intercept::Penalised(bv) => w[d] * bv,
+        };
+        let coef = Array2::from_shape_vec((1, d), w[..d].to_vec())
+            .map_err(|e| Error::data(e.to_string()))?;
+        LinearModel::new(
+            data.classes().to_vec(),
+            coef,
+            Array1::from_elem(1, b),
+            Link::Logistic,
+            convergence,
+        )
+    }
+}
+
+impl Params for LogisticRegression {
+    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
+        if let Some(r) = self.training.set(name, value) {
+            return r;
+        }
+        match name {
+            "bias" => {
+                self.bias = match value.trim() {
+                    "none" => None,
+                    v => Some(parse_param(name, v)?),
+                };
+                Ok(())
+            }
+            _ => {
+                let mut names = Training::NAMES.to_vec();
+                names.push("bias");
+                Err(unknown_param(NAME, name, &names))
+            }
+        }
+    }
+    fn param_values(&self) -> Vec<(String, String)> {
+        let mut v = self.training.values();
+        let bias = self.bias.map_or("none".to_string(), |b| b.to_string());
+        v.push(("bias".into(), bias));
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{Features, Label};
+    use crate::estimator::Classifier;
+    use crate::optim::{norm2, Evaluator};
+    use ndarray::array;
+
+    fn toy() -> Dataset {
+        let x: Features = array![
+            [1.0, 2.0],
+            [2.0, 0.5],
+            [-1.0, 0.3],
+            [0.0, -1.0],
+            [1.5, -0.5],
+            [-2.0, 1.0]
+        ]
+        .into();
+        let y: Vec<Label> = [1, 1, 0, 0, 1, 0].iter().map(|&v| Label::Int(v)).collect();
+        Dataset::new(x, &y).unwrap()
+    }
+
+    #[test]
+    fn gradient_and_hessian_match_finite_differences() {
+        let data = toy();
+        let y = signed_targets(&data, NAME).unwrap();
+        let weight = vec![0.5, 1.0, 2.0, 1.0, 0.3, 1.5];
+        for intercept in [Intercept::Free, Intercept::Penalised(2.0), Intercept::None] {
+            with_rows!(data.x(), |m| {
+                let obj = BinaryCrossEntropy {
+                    x: m,
+                    y: &y,
+                    weight: &weight,
+                    intercept,
+                };
+                let dim = obj.dim();
+                let w: Vec<f64> = (0..dim).map(|j| 0.3 - 0.4 * j as f64).collect();
+                let mut e = Evaluator::new(&obj);
+                let mut g = vec![0.0; dim];
+                e.value_grad(&w, &mut g, true);
+                let v: Vec<f64> = (0..dim).map(|j| 1.0 + j as f64).collect();
+                let mut hv = vec![0.0; dim];
+                e.hess_vec(&v, &mut hv);
+                let h = 1e-6;
+                let mut gp = vec![0.0; dim];
+                let mut gm = vec![0.0; dim];
+                for j in 0..dim {
+                    let mut wp = w.clone();
+                    let mut wm = w.clone();
+                    wp[j] += h;
+                    wm[j] -= h;
+                    let fd = (e.value_grad(&wp, &mut gp, false)
+                        - e.value_grad(&wm, &mut gm, false))
+                        / (2.0 * h);
+                    assert!((fd - g[j]).abs() < 1e-6, "{intercept:?} grad {j}");
+                }
+                // H v against the difference of gradients along v
+                let wp: Vec<f64> = w.iter().zip(&v).map(|(a, b)| a + h * b).collect();
+                let wm: Vec<f64> = w.iter().zip(&v).map(|(a, b)| a - h * b).collect();
+                e.value_grad(&wp, &mut gp, false);
+                e.value_grad(&wm, &mut gm, false);
+                for j in 0..dim {
+                    let fd = (gp[j] - gm[j]) / (2.0 * h);
+                    assert!((fd - hv[j]).abs() < 1e-5, "{intercept:?} Hv {j}");
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn every_solver_finds_the_same_optimum_with_zero_gradient() {
+        let data = toy();
+        let reference = LogisticRegression::default().tol(1e-10).fit(&data).unwrap();
+        assert!(reference.convergence().converged());
+        assert!(reference.convergence().grad_norm.unwrap() < 1e-8);
+        for solver in [Solver::Lbfgs, Solver::Gd, Solver::GdArmijo] {
+            let m = LogisticRegression::default()
+                .solver(solver)
+                .tol(1e-10)
+                .max_iter(200_000)
+                .fit(&data)
+                .unwrap();
+            assert!(m.convergence().converged(), "{solver:?}");
+            let diff = norm2(
+                &(m.coef() - reference.coef())
+                    .iter()
+                    .copied()
+                    .chain([m.intercept()[0] - reference.intercept()[0]])
+                    .collect::<Vec<_>>(),
+            );
+            assert!(diff < 1e-6, "{solver:?}: {diff}");
+        }
+    }
+
+    #[test]
+    fn the_free_intercept_balances_residuals() {
+        // d f / d b = C sum_n c_n (p_n - [y_n = +1]) = 0 at the optimum
+        let data = toy()
+            .with_weights(vec![1.0, 2.0, 0.5, 1.0, 3.0, 1.0])
+            .unwrap();
+        let m = LogisticRegression::default().tol(1e-10).fit(&data).unwrap();
+        let p = m.predict_proba(data.x()).unwrap();
+        let r: f64 = (0..6)
+            .map(|i| data.weight(i) * (p[[i, 1]] - data.targets()[i] as f64))
+            .sum();
+        assert!(r.abs() < 1e-8, "{r}");
+    }
+
+    #[test]
+    fn params_are_checked_and_round_trip() {
+        let data = toy();
+        assert!(LogisticRegression::default().c(0.0).fit(&data).is_err());
+        assert!(LogisticRegression::default().bias(-1.0).fit(&data).is_err());
+        assert!(LogisticRegression::default()
+            .bias(1.0)
+            .fit_intercept(false)
+            .fit(&data)
+            .is_err());
+        let e = LogisticRegression::default()
+            .init(vec![0.0])
+            .fit(&data)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("3 parameters"), "{e}");
+        let mut p = LogisticRegression::default();
+        p.set_param("solver", "lbfgs").unwrap();
+        p.set_param("bias", "1").unwrap();
+        p.set_param("init", "1,2,3").unwrap();
+        assert!(p.set_param("solver", "sgd").is_err());
+        assert!(p
+            .set_param("alpha", "1")
+            .unwrap_err()
+            .to_string()
+            .contains("bias"));
+        let mut q = LogisticRegression::default();
+        for (n, v) in p.param_values() {
+            q.set_param(&n, &v).unwrap();
+        }
+        assert_eq!(p, q);
+    }
+
+    #[test]
+    fn one_class_and_three_classes() {
+        let x: Features = array![[1.0], [2.0]].into();
+        let one = Dataset::new(x.clone(), &[Label::Int(3), Label::Int(3)]).unwrap();
+        let m = LogisticRegression::default().fit(&one).unwrap();
+        assert_eq!(m.predict(&x).unwrap(), vec![Label::Int(3); 2]);
+        let three = Dataset::new(
+            array![[1.0], [2.0], [3.0]].into(),
+            &[Label::Int(0), Label::Int(1), Label::Int(2)],
+        )
+        .unwrap();
+        assert!(LogisticRegression::default().fit(&three).is_err());
+    }
+}

@@ -1,0 +1,188 @@
+//! Logistic and softmax regression on real data: accuracy floors under 10-fold stratified
+//! cross-validation, and the weighting and invariance properties of the fit.
+
+use hyperplane::data::split::StratifiedKFold;
+use hyperplane::linear::{ClassWeight, LinearModel, Link, LogisticRegression, SoftmaxRegression};
+use hyperplane::transform::StandardScaler;
+use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Fit, Label};
+use ndarray::Array2;
+
+const DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Rows of comma-separated numbers, the last one the class; `skip` header lines.
+fn csv(name: &str, skip: usize) -> Dataset {
+    let text = std::fs::read_to_string(format!("{DIR}/tests/data/{name}")).unwrap();
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(skip)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    let d = rows[0].len() - 1;
+    let x = Array2::from_shape_fn((rows.len(), d), |(i, j)| rows[i][j]);
+    let y: Vec<Label> = rows.iter().map(|r| Label::Int(r[d] as i64)).collect();
+    Dataset::new(x.into(), &y).unwrap()
+}
+
+/// The data set with its features standardised.
+fn standardised(data: Dataset) -> Dataset {
+    let x = StandardScaler::new()
+        .fit(data.x())
+        .unwrap()
+        .transform(data.x())
+        .unwrap();
+    Dataset::from_encoded(x, data.targets().to_vec(), data.classes().to_vec()).unwrap()
+}
+
+/// Mean accuracy of 10-fold stratified CV, standardising within each fold.
+fn cv_accuracy(data: &Dataset, fit: impl Fn(&Dataset) -> LinearModel) -> f64 {
+    let folds = StratifiedKFold { k: 10, seed: 0 }
+        .folds(data.targets())
+        .unwrap();
+    let mut correct = 0;
+    for (train, test) in &folds {
+        let (tr, te) = (data.select_rows(train), data.select_rows(test));
+        let scaler = StandardScaler::new().fit(tr.x()).unwrap();
+        let model = fit(&standardised(tr));
+        let predicted = model
+            .predict_index(&scaler.transform(te.x()).unwrap())
+            .unwrap();
+        correct += predicted
+            .iter()
+            .zip(te.targets())
+            .filter(|(a, b)| a == b)
+            .count();
+    }
+    correct as f64 / data.n_samples() as f64
+}
+
+#[test]
+fn softmax_regression_on_digits_reaches_the_floor() {
+    let data = csv("digits.csv", 0);
+    let acc = cv_accuracy(&data, |d| SoftmaxRegression::default().fit(d).unwrap());
+    assert!(acc >= 0.96, "digits 10-fold accuracy {acc:.4} < 0.96");
+}
+
+#[test]
+fn logistic_regression_on_breast_cancer_reaches_the_floor() {
+    let data = csv("breast_cancer.csv", 1);
+    let acc = cv_accuracy(&data, |d| LogisticRegression::default().fit(d).unwrap());
+    assert!(
+        acc >= 0.97,
+        "breast cancer 10-fold accuracy {acc:.4} < 0.97"
+    );
+}
+
+fn params(m: &LinearModel) -> Vec<f64> {
+    m.coef()
+        .iter()
+        .chain(m.intercept().iter())
+        .copied()
+        .collect()
+}
+
+fn close(a: &LinearModel, b: &LinearModel, tol: f64) -> bool {
+    params(a)
+        .iter()
+        .zip(params(b))
+        .all(|(x, y)| (x - y).abs() <= tol)
+}
+
+/// Iris: three classes, 150 rows (the features unscaled).
+fn iris() -> Dataset {
+    csv("iris.csv", 1)
+}
+
+#[test]
+fn integer_weights_equal_repeated_rows() {
+    for data in [iris(), standardised(csv("breast_cancer.csv", 1))] {
+        let n = data.n_samples();
+        let weights: Vec<f64> = (0..n).map(|i| (i % 3) as f64).collect();
+        let repeated: Vec<usize> = (0..n).flat_map(|i| std::iter::repeat_n(i, i % 3)).collect();
+        let weighted = data.clone().with_weights(weights).unwrap();
+        let copies = data.select_rows(&repeated);
+        let fit = |d: &Dataset| {
+            if d.classes().len() == 2 {
+                LogisticRegression::default().tol(1e-10).fit(d).unwrap()
+            } else {
+                SoftmaxRegression::default().tol(1e-10).fit(d).unwrap()
+            }
+        };
+        let (a, b) = (fit(&weighted), fit(&copies));
+        assert!(close(&a, &b, 1e-5), "{:?}\n{:?}", params(&a), params(&b));
+    }
+}
+
+#[test]
+fn class_weights_act_as_sample_weights_and_move_the_boundary() {
+    let data = standardised(csv("breast_cancer.csv", 1));
+    // class 0 weighted 5 equals sample weight 5 on its rows
+    let by_class = LogisticRegression::default()
+        .class_weight(ClassWeight::Given(vec![(Label::Int(0), 5.0)]))
+        .tol(1e-10)
+        .fit(&data)
+        .unwrap();
+    let w = data
+        .targets()
+        .iter()
+        .map(|&t| if t == 0 { 5.0 } else { 1.0 })
+        .collect();
+    let by_sample = LogisticRegression::default()
+        .tol(1e-10)
+        .fit(&data.clone().with_weights(w).unwrap())
+        .unwrap();
+    assert!(close(&by_class, &by_sample, 1e-8));
+    // a heavier class is predicted on more rows
+    let plain = LogisticRegression::default().fit(&data).unwrap();
+    let count0 = |m: &LinearModel| {
+        m.predict_index(data.x())
+            .unwrap()
+            .iter()
+            .filter(|&&k| k == 0)
+            .count()
+    };
+    assert!(count0(&by_class) > count0(&plain));
+    let e = LogisticRegression::default()
+        .class_weight(ClassWeight::Given(vec![(Label::Int(7), 2.0)]))
+        .fit(&data)
+        .unwrap_err();
+    assert!(e.to_string().contains("no such class"), "{e}");
+}
+
+#[test]
+fn softmax_probabilities_ignore_a_shift_of_every_score() {
+    let data = iris();
+    let m = SoftmaxRegression::default().fit(&data).unwrap();
+    let shifted = LinearModel::new(
+        m.classes().to_vec(),
+        m.coef().clone(),
+        m.intercept().mapv(|b| b + 123.0),
+        Link::Softmax,
+        m.convergence().clone(),
+    )
+    .unwrap();
+    let (p, q) = (
+        m.predict_proba(data.x()).unwrap(),
+        shifted.predict_proba(data.x()).unwrap(),
+    );
+    assert!(p.iter().zip(q.iter()).all(|(a, b)| (a - b).abs() < 1e-12));
+    // the optimum: every row of W sums with the others to zero (the penalty picks the
+    // centred one of all equivalent W + 1 c^T)
+    let w = SoftmaxRegression::default().tol(1e-10).fit(&data).unwrap();
+    for col in w.coef().columns() {
+        assert!(col.sum().abs() < 1e-6, "{col}");
+    }
+}
+
+#[test]
+fn dense_and_sparse_input_give_the_same_model() {
+    let data = iris();
+    let sparse: Features = CsrMatrix::from_dense(data.x().to_dense().view()).into();
+    let sp =
+        Dataset::from_encoded(sparse, data.targets().to_vec(), data.classes().to_vec()).unwrap();
+    for solver in ["newton", "lbfgs"] {
+        let p = SoftmaxRegression::default()
+            .solver(solver.parse().unwrap())
+            .tol(1e-10);
+        assert!(close(&p.fit(&data).unwrap(), &p.fit(&sp).unwrap(), 1e-9));
+    }
+}
