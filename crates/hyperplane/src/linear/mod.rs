@@ -13,10 +13,16 @@
 mod loss;
 mod margin;
 mod model;
+mod perceptron;
+mod pocket;
+pub mod sgd;
 
 pub use loss::Loss;
 pub use margin::{margins, Margins};
 pub use model::{LinearModel, Link};
+pub use perceptron::{pla_update_bound, Order, Perceptron, PlaBound, Trace, TraceStep, TRACE_CAP};
+pub use pocket::Pocket;
+pub use sgd::{Sgd, SgdState};
 
 use crate::data::{labels, Dataset, Label};
 use crate::error::{Error, Result};
