@@ -15,6 +15,9 @@ mod logistic;
 mod loss;
 mod margin;
 mod model;
+mod perceptron;
+mod pocket;
+pub mod sgd;
 mod softmax;
 
 pub use cross_entropy::Training;
@@ -22,6 +25,9 @@ pub use logistic::LogisticRegression;
 pub use loss::Loss;
 pub use margin::{margins, Margins};
 pub use model::{LinearModel, Link};
+pub use perceptron::{pla_update_bound, Order, Perceptron, PlaBound, Trace, TraceStep, TRACE_CAP};
+pub use pocket::Pocket;
+pub use sgd::{Sgd, SgdState};
 pub use softmax::SoftmaxRegression;
 
 use crate::data::{labels, Dataset, Label};
