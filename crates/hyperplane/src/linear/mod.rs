@@ -11,6 +11,7 @@
 //!   `w_n = sample_weight_n * class_weight_{y_n}` ([`row_weights`]).
 
 mod cross_entropy;
+mod family;
 mod logistic;
 mod loss;
 mod margin;
@@ -21,6 +22,7 @@ pub mod sgd;
 mod softmax;
 
 pub use cross_entropy::Training;
+pub use family::LinearClassifier;
 pub use logistic::LogisticRegression;
 pub use loss::Loss;
 pub use margin::{margins, Margins};

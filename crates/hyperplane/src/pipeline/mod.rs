@@ -36,20 +36,23 @@ use crate::bayes::{NaiveBayes, NaiveBayesModel};
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Fit, Params};
-use crate::linear::{row_weights, ClassWeight, LinearModel};
+use crate::linear::{row_weights, ClassWeight, LinearClassifier, LinearModel};
 use crate::multiclass::{OneVsOne, OneVsRest, Strategy};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
 /// Every model kind the pipeline can train.
 pub fn kinds() -> Vec<&'static str> {
-    NaiveBayes::kind_names().to_vec()
+    let mut k = NaiveBayes::kind_names().to_vec();
+    k.extend(LinearClassifier::kind_names());
+    k
 }
 
 /// The params of a learner of any family.
 #[derive(Clone, Debug)]
 pub enum Learner {
     NaiveBayes(NaiveBayes),
+    Linear(LinearClassifier),
 }
 
 impl Learner {
@@ -57,6 +60,9 @@ impl Learner {
     pub fn from_kind(kind: &str) -> Result<Self> {
         if NaiveBayes::kind_names().contains(&kind) {
             return Ok(Learner::NaiveBayes(NaiveBayes::from_kind(kind)?));
+        }
+        if LinearClassifier::kind_names().contains(&kind) {
+            return Ok(Learner::Linear(LinearClassifier::from_kind(kind)?));
         }
         Err(Error::param(
             "model",
@@ -68,12 +74,14 @@ impl Learner {
     fn params(&mut self) -> &mut dyn Params {
         match self {
             Learner::NaiveBayes(p) => p,
+            Learner::Linear(p) => p,
         }
     }
 
     fn param_values(&self) -> Vec<(String, String)> {
         match self {
             Learner::NaiveBayes(p) => p.param_values(),
+            Learner::Linear(p) => p.param_values(),
         }
     }
 
@@ -82,12 +90,23 @@ impl Learner {
     fn is_binary(&self) -> bool {
         match self {
             Learner::NaiveBayes(_) => false,
+            Learner::Linear(p) => p.is_binary(),
         }
     }
 
     fn fit_native(&self, data: &Dataset) -> Result<Model> {
         match self {
             Learner::NaiveBayes(p) => Ok(Model::NaiveBayes(p.fit(data)?)),
+            Learner::Linear(p) => Ok(Model::Linear(p.fit(data)?)),
+        }
+    }
+
+    /// Whether the fitted model depends on the order of the training rows (beyond
+    /// rounding): PLA, pocket and SGD visit rows in order.
+    pub fn depends_on_row_order(&self) -> bool {
+        match self {
+            Learner::NaiveBayes(_) => false,
+            Learner::Linear(p) => p.depends_on_row_order(),
         }
     }
 
