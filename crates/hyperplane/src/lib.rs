@@ -79,6 +79,7 @@ pub mod metrics;
 pub mod numeric;
 pub mod persist;
 pub mod pipeline;
+pub mod plot;
 pub mod rng;
 pub mod select;
 pub mod text;
