@@ -63,6 +63,11 @@ Examples:
     /// Train a spam filter on the built-in SpamAssassin corpus, end to end, in seconds.
     #[command(after_help = "Example:\n  hyperplane demo --out spam-model.json")]
     Demo(DemoArgs),
+    /// Draw SVG plots: decision regions of a model, learning curves.
+    #[command(
+        after_help = "See `hyperplane plot boundary --help` and `hyperplane plot learning-curve --help`."
+    )]
+    Plot(commands::plot::PlotArgs),
 }
 
 /// Where the data comes from and how to read it.
@@ -202,6 +207,7 @@ fn main() -> ExitCode {
         Command::Tune(a) => commands::tune(a),
         Command::Inspect(a) => commands::inspect(a),
         Command::Demo(a) => commands::demo(a),
+        Command::Plot(a) => commands::plot::plot(a),
     };
     match result {
         Ok(text) => match output::emit(&text) {

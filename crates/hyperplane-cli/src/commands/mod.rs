@@ -1,6 +1,7 @@
 //! One function per subcommand: parse arguments into library calls, print the result.
 
 mod demo;
+pub mod plot;
 
 use std::path::Path;
 

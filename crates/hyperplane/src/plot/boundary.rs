@@ -39,7 +39,7 @@ pub struct LinearBoundary {
 /// | `width`, `height` | 800, 600 | pixels | `200..=10000` |
 /// | `resolution` | 200 | grid cells per axis | `2..=1000` |
 /// | `lines` | none | [`LinearBoundary`] lines drawn over the regions | `w != 0`, finite |
-/// | `legend` | upper right | corner of the legend box | |
+/// | `legend` | auto | corner of the legend box (auto: the one covering the fewest points) | |
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundaryOptions {
     pub title: String,
@@ -62,7 +62,7 @@ impl Default for BoundaryOptions {
             height: 600,
             resolution: 200,
             lines: Vec::new(),
-            legend: LegendPosition::UpperRight,
+            legend: LegendPosition::Auto,
         }
     }
 }
@@ -77,11 +77,22 @@ pub fn input_points_2d(raw: &RawInput) -> Result<Array2<f64>> {
             "the data has {} feature columns; {need}",
             m.n_cols()
         ))),
-        RawInput::Table(t) if t.columns.len() != 2 => Err(Error::data(format!(
-            "the data has {} feature columns ({}); {need}",
-            t.columns.len(),
-            t.names.join(", ")
-        ))),
+        RawInput::Table(t) if t.columns.len() != 2 => {
+            let mut names = t
+                .names
+                .iter()
+                .take(4)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            if t.names.len() > 4 {
+                names.push_str(", ...");
+            }
+            Err(Error::data(format!(
+                "the data has {} feature columns ({names}); {need}",
+                t.columns.len()
+            )))
+        }
         RawInput::Table(t) => {
             let mut x = Array2::zeros((t.n_rows(), 2));
             for (j, (c, name)) in t.columns.iter().zip(&t.names).enumerate() {
@@ -378,7 +389,13 @@ pub fn boundary_svg(
                 .label(class.to_string())
                 .legend(move |(x, y)| Circle::new((x + 10, y), 5, style));
         }
-        legend(&mut ctx, options.legend, font_sizes(options.height).2)?;
+        let points = x.rows().into_iter().map(|p| (p[0], p[1]));
+        legend(
+            &mut ctx,
+            options.legend,
+            font_sizes(options.height).2,
+            points,
+        )?;
         root.present().map_err(draw_error)?;
     }
     Ok(svg)

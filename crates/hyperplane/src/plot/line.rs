@@ -82,7 +82,10 @@ impl Series {
 /// Where the legend box sits inside the plotting area.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LegendPosition {
+    /// The corner whose box (40% of the width, 30% of the height) covers the fewest
+    /// points; upper right on ties.
     #[default]
+    Auto,
     UpperRight,
     UpperLeft,
     LowerRight,
@@ -97,7 +100,7 @@ pub enum LegendPosition {
 /// | `x_label`, `y_label` | `""` | axis descriptions |
 /// | `log_x`, `log_y` | `false` | base-10 log scale; every value on that axis must be `> 0` |
 /// | `series` | none | at least one, each non-empty and finite, drawn in order, coloured in order |
-/// | `legend` | upper right | corner of the legend box |
+/// | `legend` | auto | corner of the legend box (auto: the one covering the fewest points) |
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LineChart {
     pub title: String,
@@ -254,14 +257,46 @@ where
     Ok(ctx)
 }
 
-/// Draws the legend of the series labelled so far.
-pub(super) fn legend<'a, 'b: 'a, X: Ranged, Y: Ranged>(
+/// Draws the legend of the series labelled so far, at `position` (for `Auto`, the corner
+/// covering the fewest of `points`).
+pub(super) fn legend<'a, 'b: 'a, X, Y>(
     ctx: &mut Chart<'a, 'b, X, Y>,
     position: LegendPosition,
     font_px: u32,
-) -> Result<()> {
+    points: impl Iterator<Item = (f64, f64)>,
+) -> Result<()>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
     let position = match position {
-        LegendPosition::UpperRight => SeriesLabelPosition::UpperRight,
+        LegendPosition::Auto => {
+            let (xs, ys) = ctx.plotting_area().get_pixel_range();
+            let (w, h) = ((xs.end - xs.start) as f64, (ys.end - ys.start) as f64);
+            let mut covered = [0usize; 4]; // upper right, upper left, lower right, lower left
+            for p in points {
+                let (px, py) = ctx.backend_coord(&p);
+                let (u, v) = ((px - xs.start) as f64 / w, (py - ys.start) as f64 / h);
+                let (left, right, top, bottom) = (u < 0.4, u > 0.6, v < 0.3, v > 0.7);
+                for (k, inside) in [right && top, left && top, right && bottom, left && bottom]
+                    .into_iter()
+                    .enumerate()
+                {
+                    covered[k] += usize::from(inside);
+                }
+            }
+            let best = (0..4).min_by_key(|&k| covered[k]).unwrap_or(0);
+            [
+                LegendPosition::UpperRight,
+                LegendPosition::UpperLeft,
+                LegendPosition::LowerRight,
+                LegendPosition::LowerLeft,
+            ][best]
+        }
+        p => p,
+    };
+    let position = match position {
+        LegendPosition::Auto | LegendPosition::UpperRight => SeriesLabelPosition::UpperRight,
         LegendPosition::UpperLeft => SeriesLabelPosition::UpperLeft,
         LegendPosition::LowerRight => SeriesLabelPosition::LowerRight,
         LegendPosition::LowerLeft => SeriesLabelPosition::LowerLeft,
@@ -336,7 +371,11 @@ where
         };
     }
     let (_, h) = root.dim_in_pixel();
-    legend(&mut ctx, chart.legend, font_sizes(h).2)
+    let points = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0).cycle().zip(s.y_values()));
+    legend(&mut ctx, chart.legend, font_sizes(h).2, points)
 }
 
 #[cfg(test)]
