@@ -69,6 +69,11 @@ Examples:
     /// Learning theory: Hoeffding, growth functions, B(N, k), shattering, VC bound, coins.
     #[command(subcommand)]
     Theory(commands::TheoryCommand),
+    /// Draw SVG plots: decision regions of a model, learning curves.
+    #[command(
+        after_help = "See `hyperplane plot boundary --help` and `hyperplane plot learning-curve --help`."
+    )]
+    Plot(commands::plot::PlotArgs),
 }
 
 /// Where the data comes from and how to read it.
@@ -220,6 +225,7 @@ fn main() -> ExitCode {
         Command::Inspect(a) => commands::inspect(a),
         Command::Demo(a) => commands::demo(a),
         Command::Theory(c) => commands::theory(c),
+        Command::Plot(a) => commands::plot::plot(a),
     };
     match result {
         Ok(text) => match output::emit(&text) {

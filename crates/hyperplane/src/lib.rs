@@ -82,6 +82,7 @@ pub mod numeric;
 pub mod optim;
 pub mod persist;
 pub mod pipeline;
+pub mod plot;
 pub mod rng;
 pub mod select;
 pub mod text;

@@ -2,6 +2,7 @@
 
 mod demo;
 mod theory;
+pub mod plot;
 
 use std::path::Path;
 

@@ -59,6 +59,8 @@
 
 pub mod cv;
 pub mod grid;
+mod learning_curve;
 
 pub use cv::cross_val_score;
 pub use grid::{grid_search, Candidate, CandidateScores, GridSearchResult, ParamGrid};
+pub use learning_curve::{learning_curve, LearningCurve, TrainSizes};

@@ -1,0 +1,275 @@
+//! `hyperplane plot boundary` and `hyperplane plot learning-curve` end to end.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hyperplane(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hyperplane"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = hyperplane(args);
+    assert!(
+        out.status.success(),
+        "hyperplane {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a command that must fail; returns its one-line error.
+fn fails(args: &[&str]) -> String {
+    let out = hyperplane(args);
+    assert!(!out.status.success(), "hyperplane {args:?} should fail");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("error"), "{err}");
+    err
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Two separated clouds in 2-D, classes `low` and `high`, 40 rows; `extra` adds a third
+/// numeric column.
+fn blobs(dir: &Path, name: &str, extra: bool) -> PathBuf {
+    let mut text = String::from(if extra {
+        "a,b,c,label\n"
+    } else {
+        "a,b,label\n"
+    });
+    for i in 0..40 {
+        let (class, centre) = if i % 2 == 0 {
+            ("low", -1.0)
+        } else {
+            ("high", 1.0)
+        };
+        // A deterministic spread in [-0.5, 0.5).
+        let jitter = |k: usize| ((i * 7 + k * 13) % 10) as f64 / 10.0 - 0.5;
+        let (x, y) = (centre + jitter(1), centre + jitter(2));
+        if extra {
+            text.push_str(&format!("{x},{y},{},{class}\n", jitter(3)));
+        } else {
+            text.push_str(&format!("{x},{y},{class}\n"));
+        }
+    }
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn svg_at(path: &Path) -> String {
+    let svg = std::fs::read_to_string(path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    svg
+}
+
+#[test]
+fn boundary_of_a_trained_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = blobs(dir.path(), "blobs.csv", false);
+    let model = dir.path().join("m.json");
+    let out = dir.path().join("regions.svg");
+    ok(&[
+        "train",
+        "--data",
+        s(&data),
+        "--model",
+        "gaussian-nb",
+        "--out",
+        s(&model),
+    ]);
+    let text = ok(&[
+        "plot",
+        "boundary",
+        "--model",
+        s(&model),
+        "--data",
+        s(&data),
+        "--out",
+        s(&out),
+        "--title",
+        "two clouds",
+        "--resolution",
+        "60",
+    ]);
+    assert!(text.contains(&format!("wrote {}", out.display())), "{text}");
+    assert!(text.contains("over a, b, 40 points"), "{text}");
+    let svg = svg_at(&out);
+    for word in ["two clouds", "low", "high", "decision boundary"] {
+        assert!(svg.contains(word), "{word}");
+    }
+    assert!(svg.matches("<circle").count() >= 40);
+}
+
+/// `plot boundary --model MODEL --data DATA --out OUT` followed by `extra`.
+fn boundary_args(model: &Path, data: &Path, out: &Path, extra: &[&str]) -> Vec<String> {
+    let base = [
+        "plot",
+        "boundary",
+        "--model",
+        s(model),
+        "--data",
+        s(data),
+        "--out",
+        s(out),
+    ];
+    base.iter().chain(extra).map(|a| a.to_string()).collect()
+}
+
+/// `plot learning-curve --data DATA --model gaussian-nb --out OUT` followed by `extra`.
+fn curve_args(data: &Path, out: &Path, extra: &[&str]) -> Vec<String> {
+    let base = [
+        "plot",
+        "learning-curve",
+        "--data",
+        s(data),
+        "--model",
+        "gaussian-nb",
+    ];
+    base.iter()
+        .chain(&["--out", s(out)])
+        .chain(extra)
+        .map(|a| a.to_string())
+        .collect()
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn boundary_errors_are_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = blobs(dir.path(), "two.csv", false);
+    let three = blobs(dir.path(), "three.csv", true);
+    let (m2, m3) = (dir.path().join("m2.json"), dir.path().join("m3.json"));
+    let out = dir.path().join("x.svg");
+    ok(&[
+        "train",
+        "--data",
+        s(&two),
+        "--model",
+        "gaussian-nb",
+        "--out",
+        s(&m2),
+    ]);
+    ok(&[
+        "train",
+        "--data",
+        s(&three),
+        "--model",
+        "gaussian-nb",
+        "--out",
+        s(&m3),
+    ]);
+    let cases: [(&Path, &Path, &[&str], &[&str]); 4] = [
+        // A model of 3 columns cannot be drawn in the plane.
+        (
+            &m3,
+            &three,
+            &[],
+            &[
+                "3 feature columns (a, b, c)",
+                "exactly 2 numeric feature columns",
+            ],
+        ),
+        // Data with 3 feature columns for a model of 2.
+        (
+            &m2,
+            &three,
+            &["--label-col", "label"],
+            &["3 feature columns"],
+        ),
+        (&dir.path().join("none.json"), &two, &[], &["none.json"]),
+        (&m2, &two, &["--width", "5"], &["width"]),
+    ];
+    for (model, data, extra, expected) in cases {
+        let e = fails(&strs(&boundary_args(model, data, &out, extra)));
+        for text in expected {
+            assert!(e.contains(text), "{text}: {e}");
+        }
+    }
+    assert!(!out.exists(), "no file is written on error");
+}
+
+#[test]
+fn learning_curve_table_json_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = blobs(dir.path(), "blobs.csv", false);
+    let out = dir.path().join("curve.svg");
+    let text = ok(&strs(&curve_args(
+        &data,
+        &out,
+        &["--sizes", "4,16,30", "--folds", "4"],
+    )));
+    assert!(text.contains("E_in mean"), "{text}");
+    assert!(text.contains("over 4 stratified folds"), "{text}");
+    for n in ["4 ", "16 ", "30 "] {
+        assert!(text.lines().any(|l| l.starts_with(n)), "{n}: {text}");
+    }
+    assert!(text.contains(&format!("wrote {}", out.display())), "{text}");
+    let svg = svg_at(&out);
+    assert!(svg.contains("E_out (held-out fold)") && svg.contains("gaussian-nb"));
+
+    let extra = ["--steps", "3", "--param", "var_smoothing=1e-6", "--json"];
+    let json = ok(&strs(&curve_args(&data, &out, &extra)));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let sizes: Vec<u64> = v["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    // 40 rows in 5 folds: 32 training rows per fold; steps from round(10% of 32) = 3 to 32.
+    assert_eq!(sizes, vec![3, 18, 32]);
+    assert_eq!(v["e_out_mean"].as_array().unwrap().len(), 3);
+    assert_eq!(v["folds"], 5);
+    assert_eq!(v["out"], s(&out));
+}
+
+#[test]
+fn learning_curve_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = blobs(dir.path(), "blobs.csv", false);
+    let out = dir.path().join("c.svg");
+    let cases: [(&[&str], &str); 4] = [
+        (&["--sizes", "10,500"], "use sizes up to 32"),
+        (&["--sizes", "1"], "number of classes (2)"),
+        (&["--folds", "1"], "folds"),
+        (&["--sizes", "5", "--steps", "3"], "cannot be used with"),
+    ];
+    for (extra, expected) in cases {
+        let e = fails(&strs(&curve_args(&data, &out, extra)));
+        assert!(e.contains(expected), "{expected}: {e}");
+    }
+    let e = fails(&[
+        "plot",
+        "learning-curve",
+        "--data",
+        s(&data),
+        "--model",
+        "no-such-model",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("unknown model kind"), "{e}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn help_teaches_by_example() {
+    let help = ok(&["plot", "--help"]);
+    assert!(
+        help.contains("boundary") && help.contains("learning-curve"),
+        "{help}"
+    );
+    let help = ok(&["plot", "boundary", "--help"]);
+    assert!(help.contains("hyperplane plot boundary --model"), "{help}");
+    let help = ok(&["plot", "learning-curve", "--help"]);
+    assert!(help.contains("--sizes") && help.contains("E_out"), "{help}");
+}
