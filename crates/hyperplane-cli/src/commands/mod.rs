@@ -1,8 +1,8 @@
 //! One function per subcommand: parse arguments into library calls, print the result.
 
 mod demo;
-mod theory;
 pub mod plot;
+mod theory;
 
 use std::path::Path;
 
