@@ -10,13 +10,18 @@
 //! - Every learner honours sample weights and class weights through one per-row weight
 //!   `w_n = sample_weight_n * class_weight_{y_n}` ([`row_weights`]).
 
+pub mod experiment;
 mod loss;
 mod margin;
 mod model;
+mod regression;
 
 pub use loss::Loss;
 pub use margin::{margins, Margins};
 pub use model::{LinearModel, Link};
+pub use regression::{
+    linear_regression_init, LinearRegression, LinearRegressionModel, LstsqMethod, Regressor, Ridge,
+};
 
 use crate::data::{labels, Dataset, Label};
 use crate::error::{Error, Result};
