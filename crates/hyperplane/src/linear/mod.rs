@@ -11,6 +11,7 @@
 //!   `w_n = sample_weight_n * class_weight_{y_n}` ([`row_weights`]).
 
 mod cross_entropy;
+pub mod experiment;
 mod family;
 mod logistic;
 mod loss;
@@ -18,6 +19,7 @@ mod margin;
 mod model;
 mod perceptron;
 mod pocket;
+mod regression;
 pub mod sgd;
 mod softmax;
 
@@ -29,6 +31,9 @@ pub use margin::{margins, Margins};
 pub use model::{LinearModel, Link};
 pub use perceptron::{pla_update_bound, Order, Perceptron, PlaBound, Trace, TraceStep, TRACE_CAP};
 pub use pocket::Pocket;
+pub use regression::{
+    linear_regression_init, LinearRegression, LinearRegressionModel, LstsqMethod, Regressor, Ridge,
+};
 pub use sgd::{Sgd, SgdState};
 pub use softmax::SoftmaxRegression;
 

@@ -33,6 +33,11 @@ fn describe_transform(t: &FittedTransform) -> String {
         }
         FittedTransform::StandardScale(_) => "standard scaler (x - mean) / std".to_string(),
         FittedTransform::MinMaxScale(_) => "min-max scaler to a fixed range".to_string(),
+        FittedTransform::Poly(p) => format!(
+            "polynomial features Phi_Q, {} -> {} features",
+            p.n_features_in(),
+            p.n_features_out()
+        ),
     }
 }
 

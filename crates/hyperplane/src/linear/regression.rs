@@ -1,0 +1,877 @@
+//! Least squares: linear regression `w = X^+ y` and ridge regression
+//! `w = argmin ||y - X w||^2 + alpha ||w||^2`, for real-valued (multi-output) targets, and
+//! linear regression used as a classifier and as an initialiser for PLA, pocket and
+//! logistic regression.
+//!
+//! The normal equations `X^T X w = X^T y` are never formed or inverted: that squares the
+//! condition number and fails when `X^T X` is singular. Instead:
+//!
+//! - **dense** `X`: one Householder QR of the augmented matrix `[X y] = Q [R z; 0 rho]`
+//!   (faer), so `z = Q^T y` comes for free, then a small `p x p` problem:
+//!   - `svd` (default): `R = U S V^T`, `w = V f(S) U^T z` with `f(s) = 1/s` for
+//!     `s > rcond s_max` and `0` otherwise (the minimum-norm solution, as LAPACK `gelsd`
+//!     and `numpy.linalg.lstsq`), or the ridge shrinkage `f(s) = s / (s^2 + alpha)`;
+//!   - `qr`: column-pivoted QR `R P = Q_2 R_2`, rank `r` = number of `|R_2[i,i]| >
+//!     rcond |R_2[0,0]|`, and the minimum-norm solution through the complete orthogonal
+//!     decomposition (`R_2[..r, ..]^T = Q_3 T`, `w = P Q_3 T^{-T} (Q_2^T z)[..r]`); ridge
+//!     solves the augmented least squares `[R; sqrt(alpha) I] w ~ [z; 0]` by QR.
+//!
+//!   `rank` and the singular values of the (centred, weighted) design are reported.
+//! - **sparse** `X`: LSQR (Paige and Saunders, 1982) from `w_0 = 0`, which converges to
+//!   the minimum-norm least-squares solution; ridge is damped LSQR with `damp =
+//!   sqrt(alpha)`. The centring `X - 1 xbar^T` is applied implicitly inside the products
+//!   `A v` and `A^T u`, so the matrix is never densified. The iterations are reported.
+//!
+//! With an intercept, `X` and `y` are centred by their weighted means `xbar`, `ybar` and
+//! `b = ybar - W xbar` (the intercept is not penalised). Sample weights `c_n` scale row `n`
+//! by `sqrt(c_n)`, so integer weights equal repeated rows.
+
+use std::num::NonZeroUsize;
+
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::{Mat, MatRef, Par};
+use ndarray::{Array1, Array2, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
+use crate::error::{Error, Result};
+use crate::estimator::{parse_param, unknown_param, Params};
+use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
+use crate::optim::{Convergence, ConvergenceWarning};
+use crate::transform::check_weights;
+use crate::with_rows;
+
+/// A fitted regression model: real-valued predictions, one column per output.
+pub trait Regressor {
+    /// The number of features the model was fitted on.
+    fn n_features(&self) -> usize;
+    /// The number of outputs (columns of `y`).
+    fn n_outputs(&self) -> usize;
+    /// Predictions, shape `(n_samples, n_outputs)`; checks the feature count.
+    fn predict(&self, x: &Features) -> Result<Array2<f64>>;
+}
+
+/// How the dense least-squares problem is solved after the QR of `[X y]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LstsqMethod {
+    /// SVD of the triangular factor: minimum-norm, rank and singular values (as `gelsd`).
+    #[default]
+    Svd,
+    /// Column-pivoted QR and the complete orthogonal decomposition (as `gelsy`).
+    Qr,
+}
+
+impl std::str::FromStr for LstsqMethod {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s.trim() {
+            "svd" => Ok(LstsqMethod::Svd),
+            "qr" => Ok(LstsqMethod::Qr),
+            _ => Err("expected svd or qr".into()),
+        }
+    }
+}
+
+impl std::fmt::Display for LstsqMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LstsqMethod::Svd => "svd",
+            LstsqMethod::Qr => "qr",
+        })
+    }
+}
+
+/// Ordinary least squares, `w = X^+ y` (kind `linear-regression`).
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `fit_intercept` | `true` | fit `b` (centre `X` and `y` by their weighted means) | `true`, `false` |
+/// | `method` | `svd` | dense solver after the QR: `svd` or `qr` (column-pivoted) | `svd`, `qr` |
+/// | `rcond` | `auto` | singular values below `rcond * s_max` count as zero; `auto` is `eps * max(n, p)` as `numpy.linalg.lstsq` | `auto` or `>= 0` |
+/// | `tol` | `1e-10` | LSQR stopping tolerance (sparse input) | `> 0` |
+/// | `max_iter` | `auto` | LSQR iteration budget (sparse input); `auto` is `2 p + 100` | `auto` or `>= 1` |
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LinearRegression {
+    pub fit_intercept: bool,
+    pub method: LstsqMethod,
+    pub rcond: Option<f64>,
+    pub tol: f64,
+    pub max_iter: Option<usize>,
+}
+
+impl Default for LinearRegression {
+    fn default() -> Self {
+        LinearRegression {
+            fit_intercept: true,
+            method: LstsqMethod::Svd,
+            rcond: None,
+            tol: 1e-10,
+            max_iter: None,
+        }
+    }
+}
+
+/// Ridge regression, `w = argmin sum_n c_n (y_n - w.x_n - b)^2 + alpha ||w||^2`
+/// (kind `ridge`); the intercept `b` is not penalised.
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `alpha` | `1` | L2 penalty strength | `>= 0` |
+/// | `fit_intercept` | `true` | fit the unpenalised `b` | `true`, `false` |
+/// | `method` | `svd` | dense solver: `svd` (shrinkage `s / (s^2 + alpha)`) or `qr` (augmented least squares) | `svd`, `qr` |
+/// | `tol` | `1e-10` | damped-LSQR stopping tolerance (sparse input) | `> 0` |
+/// | `max_iter` | `auto` | damped-LSQR iteration budget (sparse input); `auto` is `2 p + 100` | `auto` or `>= 1` |
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ridge {
+    pub alpha: f64,
+    pub fit_intercept: bool,
+    pub method: LstsqMethod,
+    pub tol: f64,
+    pub max_iter: Option<usize>,
+}
+
+impl Default for Ridge {
+    fn default() -> Self {
+        Ridge {
+            alpha: 1.0,
+            fit_intercept: true,
+            method: LstsqMethod::Svd,
+            tol: 1e-10,
+            max_iter: None,
+        }
+    }
+}
+
+/// A fitted least-squares model: `y_hat = W x + b`, one row of `W` per output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LinearRegressionModel {
+    coef: Array2<f64>,
+    intercept: Array1<f64>,
+    rank: Option<usize>,
+    singular_values: Option<Vec<f64>>,
+    convergence: Option<Convergence>,
+}
+
+impl LinearRegressionModel {
+    /// The weights `W`, shape `(n_outputs, n_features)`.
+    pub fn coef(&self) -> &Array2<f64> {
+        &self.coef
+    }
+    /// The intercepts `b`, one per output.
+    pub fn intercept(&self) -> &Array1<f64> {
+        &self.intercept
+    }
+    /// The numerical rank of the centred, weighted design (dense fits only).
+    pub fn rank(&self) -> Option<usize> {
+        self.rank
+    }
+    /// The singular values of the centred, weighted design, largest first (dense fits only).
+    pub fn singular_values(&self) -> Option<&[f64]> {
+        self.singular_values.as_deref()
+    }
+    /// LSQR's report for sparse fits: iterations of the slowest output and any warning.
+    pub fn convergence(&self) -> Option<&Convergence> {
+        self.convergence.as_ref()
+    }
+}
+
+impl Regressor for LinearRegressionModel {
+    fn n_features(&self) -> usize {
+        self.coef.ncols()
+    }
+    fn n_outputs(&self) -> usize {
+        self.coef.nrows()
+    }
+    fn predict(&self, x: &Features) -> Result<Array2<f64>> {
+        x.check_predict_input(self.coef.ncols())?;
+        let w: Vec<Vec<f64>> = self.coef.rows().into_iter().map(|r| r.to_vec()).collect();
+        let mut out = Array2::zeros((x.n_rows(), w.len()));
+        with_rows!(x, |m| {
+            for (i, mut row) in out.rows_mut().into_iter().enumerate() {
+                for (k, wk) in w.iter().enumerate() {
+                    row[k] = m.dot_row(i, wk) + self.intercept[k];
+                }
+            }
+        });
+        Ok(out)
+    }
+}
+
+/// What both learners hand to the solver.
+struct Problem {
+    alpha: f64,
+    fit_intercept: bool,
+    method: LstsqMethod,
+    rcond: Option<f64>,
+    tol: f64,
+    max_iter: Option<usize>,
+}
+
+impl LinearRegression {
+    /// The default params.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Sets `fit_intercept`.
+    pub fn fit_intercept(mut self, on: bool) -> Self {
+        self.fit_intercept = on;
+        self
+    }
+    /// Sets `method`.
+    pub fn method(mut self, method: LstsqMethod) -> Self {
+        self.method = method;
+        self
+    }
+    /// Sets `rcond` (`None`: `eps * max(n, p)`).
+    pub fn rcond(mut self, rcond: Option<f64>) -> Self {
+        self.rcond = rcond;
+        self
+    }
+    /// Sets the LSQR `tol`.
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.tol = tol;
+        self
+    }
+    /// Sets the LSQR `max_iter` (`None`: `2 p + 100`).
+    pub fn max_iter(mut self, max_iter: Option<usize>) -> Self {
+        self.max_iter = max_iter;
+        self
+    }
+
+    /// Fits `y` (`n x outputs`) on `x` with optional sample weights.
+    pub fn fit_xy(
+        &self,
+        x: &Features,
+        y: ArrayView2<f64>,
+        weights: Option<&[f64]>,
+    ) -> Result<LinearRegressionModel> {
+        if let Some(r) = self.rcond {
+            if !r.is_finite() || r < 0.0 {
+                return Err(Error::param(
+                    "rcond",
+                    r.to_string(),
+                    "must be finite and >= 0",
+                ));
+            }
+        }
+        self.problem().fit(x, y, weights)
+    }
+
+    /// Linear regression for binary classification: regress `y` in {-1, +1}
+    /// ([`signed_targets`]) with the data set's sample weights, and classify by
+    /// `g(x) = sign(w.x + b)` (a [`LinearModel`] with [`Link::Sign`]).
+    pub fn fit_classifier(&self, data: &Dataset) -> Result<LinearModel> {
+        self.fit_signed(data, &ClassWeight::Uniform, "linear-regression-classifier")
+    }
+
+    fn fit_signed(
+        &self,
+        data: &Dataset,
+        class_weight: &ClassWeight,
+        model: &str,
+    ) -> Result<LinearModel> {
+        data.check_fit()?;
+        let y = signed_targets(data, model)?;
+        let c = row_weights(data, class_weight)?;
+        let y = ArrayView2::from_shape((y.len(), 1), &y).map_err(|e| Error::data(e.to_string()))?;
+        let fitted = self.fit_xy(data.x(), y, Some(&c))?;
+        LinearModel::new(
+            data.classes().to_vec(),
+            fitted.coef,
+            fitted.intercept,
+            Link::Sign,
+            fitted.convergence.unwrap_or_default(),
+        )
+    }
+
+    fn problem(&self) -> Problem {
+        Problem {
+            alpha: 0.0,
+            fit_intercept: self.fit_intercept,
+            method: self.method,
+            rcond: self.rcond,
+            tol: self.tol,
+            max_iter: self.max_iter,
+        }
+    }
+}
+
+/// The linear-regression weights `(w, b)` of a binary data set (targets in {-1, +1},
+/// sample and class weights honoured): the course's starting point for PLA, pocket and
+/// logistic regression.
+pub fn linear_regression_init(
+    data: &Dataset,
+    class_weight: &ClassWeight,
+) -> Result<(Vec<f64>, f64)> {
+    let m = LinearRegression::default().fit_signed(data, class_weight, "linear-regression-init")?;
+    Ok((m.coef().row(0).to_vec(), m.intercept()[0]))
+}
+
+impl Ridge {
+    /// The default params.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Sets `alpha`.
+    pub fn alpha(mut self, alpha: f64) -> Self {
+        self.alpha = alpha;
+        self
+    }
+    /// Sets `fit_intercept`.
+    pub fn fit_intercept(mut self, on: bool) -> Self {
+        self.fit_intercept = on;
+        self
+    }
+    /// Sets `method`.
+    pub fn method(mut self, method: LstsqMethod) -> Self {
+        self.method = method;
+        self
+    }
+    /// Sets the LSQR `tol`.
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.tol = tol;
+        self
+    }
+    /// Sets the LSQR `max_iter` (`None`: `2 p + 100`).
+    pub fn max_iter(mut self, max_iter: Option<usize>) -> Self {
+        self.max_iter = max_iter;
+        self
+    }
+
+    /// Fits `y` (`n x outputs`) on `x` with optional sample weights.
+    pub fn fit_xy(
+        &self,
+        x: &Features,
+        y: ArrayView2<f64>,
+        weights: Option<&[f64]>,
+    ) -> Result<LinearRegressionModel> {
+        if !self.alpha.is_finite() || self.alpha < 0.0 {
+            return Err(Error::param(
+                "alpha",
+                self.alpha.to_string(),
+                "must be finite and >= 0",
+            ));
+        }
+        Problem {
+            alpha: self.alpha,
+            fit_intercept: self.fit_intercept,
+            method: self.method,
+            rcond: None,
+            tol: self.tol,
+            max_iter: self.max_iter,
+        }
+        .fit(x, y, weights)
+    }
+}
+
+const LINEAR_REGRESSION_PARAMS: [&str; 5] = ["fit_intercept", "method", "rcond", "tol", "max_iter"];
+const RIDGE_PARAMS: [&str; 5] = ["alpha", "fit_intercept", "method", "tol", "max_iter"];
+
+/// Parses `auto` as `None`, anything else as a `T`.
+fn parse_auto<T: std::str::FromStr>(name: &str, value: &str) -> Result<Option<T>>
+where
+    T::Err: std::fmt::Display,
+{
+    if value.trim() == "auto" {
+        Ok(None)
+    } else {
+        parse_param(name, value).map(Some)
+    }
+}
+
+fn auto_text<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map_or("auto".into(), T::to_string)
+}
+
+impl Params for LinearRegression {
+    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
+        match name {
+            "fit_intercept" => self.fit_intercept = parse_param(name, value)?,
+            "method" => self.method = parse_param(name, value)?,
+            "rcond" => self.rcond = parse_auto(name, value)?,
+            "tol" => self.tol = parse_param(name, value)?,
+            "max_iter" => self.max_iter = parse_auto(name, value)?,
+            _ => {
+                return Err(unknown_param(
+                    "linear-regression",
+                    name,
+                    &LINEAR_REGRESSION_PARAMS,
+                ))
+            }
+        }
+        Ok(())
+    }
+    fn param_values(&self) -> Vec<(String, String)> {
+        let values = [
+            self.fit_intercept.to_string(),
+            self.method.to_string(),
+            auto_text(&self.rcond),
+            self.tol.to_string(),
+            auto_text(&self.max_iter),
+        ];
+        LINEAR_REGRESSION_PARAMS
+            .iter()
+            .map(|n| n.to_string())
+            .zip(values)
+            .collect()
+    }
+}
+
+impl Params for Ridge {
+    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
+        match name {
+            "alpha" => self.alpha = parse_param(name, value)?,
+            "fit_intercept" => self.fit_intercept = parse_param(name, value)?,
+            "method" => self.method = parse_param(name, value)?,
+            "tol" => self.tol = parse_param(name, value)?,
+            "max_iter" => self.max_iter = parse_auto(name, value)?,
+            _ => return Err(unknown_param("ridge", name, &RIDGE_PARAMS)),
+        }
+        Ok(())
+    }
+    fn param_values(&self) -> Vec<(String, String)> {
+        let values = [
+            self.alpha.to_string(),
+            self.fit_intercept.to_string(),
+            self.method.to_string(),
+            self.tol.to_string(),
+            auto_text(&self.max_iter),
+        ];
+        RIDGE_PARAMS
+            .iter()
+            .map(|n| n.to_string())
+            .zip(values)
+            .collect()
+    }
+}
+
+impl Problem {
+    fn fit(
+        &self,
+        x: &Features,
+        y: ArrayView2<f64>,
+        weights: Option<&[f64]>,
+    ) -> Result<LinearRegressionModel> {
+        if !(self.tol > 0.0 && self.tol.is_finite()) {
+            return Err(Error::param(
+                "tol",
+                self.tol.to_string(),
+                "must be finite and > 0",
+            ));
+        }
+        if self.max_iter == Some(0) {
+            return Err(Error::param("max_iter", "0", "must be >= 1 (or auto)"));
+        }
+        x.check_fit_input()?;
+        let n = x.n_rows();
+        if y.nrows() != n || y.ncols() == 0 {
+            return Err(Error::data(format!(
+                "y has shape {} x {}, but X has {n} rows (y needs one row per sample and at least one output)",
+                y.nrows(),
+                y.ncols()
+            )));
+        }
+        if let Some(((row, output), v)) = y.indexed_iter().find(|(_, v)| !v.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "y".into(),
+                row,
+                feature: output,
+                value: *v,
+            });
+        }
+        check_weights(weights, n)?;
+        let (x_mean, y_mean) = if self.fit_intercept {
+            (
+                with_rows!(x, |m| weighted_column_means(m, weights)),
+                weighted_mean_rows(y, weights),
+            )
+        } else {
+            (vec![0.0; x.n_cols()], vec![0.0; y.ncols()])
+        };
+        let (coef, rank, singular_values, convergence) = match x {
+            Features::Dense(a) => {
+                let (coef, rank, s) = self.solve_dense(a, y, weights, &x_mean, &y_mean)?;
+                (coef, Some(rank), Some(s), None)
+            }
+            Features::Sparse(s) => {
+                let (coef, c) = self.solve_sparse(s, y, weights, &x_mean, &y_mean);
+                (coef, None, None, Some(c))
+            }
+        };
+        let intercept = Array1::from_iter(
+            y_mean
+                .iter()
+                .zip(coef.rows())
+                .map(|(ym, w)| ym - w.iter().zip(&x_mean).map(|(a, b)| a * b).sum::<f64>()),
+        );
+        Ok(LinearRegressionModel {
+            coef,
+            intercept,
+            rank,
+            singular_values,
+            convergence,
+        })
+    }
+
+    /// QR of the centred, row-scaled `[X y]`, then the small problem on `[R z]`.
+    fn solve_dense(
+        &self,
+        x: &Array2<f64>,
+        y: ArrayView2<f64>,
+        weights: Option<&[f64]>,
+        x_mean: &[f64],
+        y_mean: &[f64],
+    ) -> Result<(Array2<f64>, usize, Vec<f64>)> {
+        let (n, p, k) = (x.nrows(), x.ncols(), y.ncols());
+        let mut a = augmented_design(x, y, weights, x_mean, y_mean);
+        let par = parallelism();
+        let size = n.min(p + k);
+        let block = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n, p + k);
+        let mut coeff = Mat::<f64>::zeros(block, size);
+        faer::linalg::qr::no_pivoting::factor::qr_in_place(
+            a.as_mut(),
+            coeff.as_mut(),
+            par,
+            MemStack::new(&mut MemBuffer::new(
+                faer::linalg::qr::no_pivoting::factor::qr_in_place_scratch::<f64>(
+                    n,
+                    p + k,
+                    block,
+                    par,
+                    Default::default(),
+                ),
+            )),
+            Default::default(),
+        );
+        // R is the upper trapezoid of the first r = min(n, p) rows; z = Q^T y their tail.
+        let r = n.min(p);
+        let tri = Mat::<f64>::from_fn(r, p, |i, j| if j >= i { a[(i, j)] } else { 0.0 });
+        let z = a.get(..r, p..).to_owned();
+        let rcond = self.rcond.unwrap_or(f64::EPSILON * n.max(p) as f64);
+        let small_error = |e| {
+            Error::data(format!(
+                "the SVD of the {r} x {p} triangular factor failed: {e:?}"
+            ))
+        };
+        let s: Vec<f64> = tri.singular_values().map_err(small_error)?;
+        let cutoff = rcond * s.first().copied().unwrap_or(0.0);
+        let rank = s.iter().filter(|&&v| v > cutoff).count();
+        let w = match (self.method, self.alpha > 0.0) {
+            (LstsqMethod::Svd, _) => {
+                let svd = tri.thin_svd().map_err(small_error)?;
+                let (u, v, sv) = (svd.U(), svd.V(), svd.S().column_vector());
+                let f = |s: f64| {
+                    if self.alpha > 0.0 {
+                        s / (s * s + self.alpha)
+                    } else if s > cutoff {
+                        1.0 / s
+                    } else {
+                        0.0
+                    }
+                };
+                // w = V f(S) U^T z
+                let mut utz = u.transpose() * &z;
+                for i in 0..utz.nrows() {
+                    let fi = f(sv[i]);
+                    for c in 0..k {
+                        utz[(i, c)] *= fi;
+                    }
+                }
+                v * utz
+            }
+            (LstsqMethod::Qr, false) => min_norm_pivoted_qr(tri.as_ref(), z.as_ref(), rcond, par),
+            (LstsqMethod::Qr, true) => {
+                ridge_augmented_qr(tri.as_ref(), z.as_ref(), self.alpha, par)
+            }
+        };
+        let coef = Array2::from_shape_fn((k, p), |(c, j)| w[(j, c)]);
+        Ok((coef, rank, s))
+    }
+
+    /// LSQR on each output column, with the centring and row scaling applied implicitly.
+    fn solve_sparse(
+        &self,
+        x: &CsrMatrix,
+        y: ArrayView2<f64>,
+        weights: Option<&[f64]>,
+        x_mean: &[f64],
+        y_mean: &[f64],
+    ) -> (Array2<f64>, Convergence) {
+        let op = CenteredScaled {
+            x,
+            scale: weights.map(|w| w.iter().map(|c| c.sqrt()).collect()),
+            mean: x_mean,
+        };
+        let max_iter = self.max_iter.unwrap_or(2 * x.n_cols() + 100);
+        let mut coef = Array2::zeros((y.ncols(), x.n_cols()));
+        let mut report = Convergence::default();
+        for (c, col) in y.columns().into_iter().enumerate() {
+            let b: Vec<f64> = col
+                .iter()
+                .enumerate()
+                .map(|(i, v)| op.row_scale(i) * (v - y_mean[c]))
+                .collect();
+            let (w, iterations, converged) = lsqr(&op, &b, self.alpha.sqrt(), self.tol, max_iter);
+            coef.row_mut(c).assign(&Array1::from(w));
+            report.iterations = report.iterations.max(iterations);
+            if !converged {
+                report.warning = Some(ConvergenceWarning::MaxIterations { iterations });
+            }
+        }
+        (coef, report)
+    }
+}
+
+/// faer's parallelism: rayon over the current pool's threads.
+fn parallelism() -> Par {
+    match NonZeroUsize::new(rayon::current_num_threads()) {
+        Some(t) if t.get() > 1 => Par::Rayon(t),
+        _ => Par::Seq,
+    }
+}
+
+/// `[sqrt(c) (X - 1 xbar^T), sqrt(c) (y - 1 ybar^T)]` as a column-major faer matrix,
+/// copied in row blocks so the row-major input is read once and cache-friendly.
+fn augmented_design(
+    x: &Array2<f64>,
+    y: ArrayView2<f64>,
+    weights: Option<&[f64]>,
+    x_mean: &[f64],
+    y_mean: &[f64],
+) -> Mat<f64> {
+    let (n, p, k) = (x.nrows(), x.ncols(), y.ncols());
+    let mut a = Mat::<f64>::zeros(n, p + k);
+    const BLOCK: usize = 128;
+    for start in (0..n).step_by(BLOCK) {
+        let end = (start + BLOCK).min(n);
+        for j in 0..p + k {
+            let col = &mut a.col_as_slice_mut(j)[start..end];
+            for (o, i) in col.iter_mut().zip(start..end) {
+                let s = weights.map_or(1.0, |w| w[i].sqrt());
+                *o = s * if j < p {
+                    x[[i, j]] - x_mean[j]
+                } else {
+                    y[[i, j - p]] - y_mean[j - p]
+                };
+            }
+        }
+    }
+    a
+}
+
+/// Minimum-norm `argmin ||R w - z||` by column-pivoted QR `R P = Q_2 R_2` and, when the
+/// rank `r` is short, the complete orthogonal decomposition `R_2[..r, ..]^T = Q_3 T`.
+fn min_norm_pivoted_qr(tri: MatRef<f64>, z: MatRef<f64>, rcond: f64, par: Par) -> Mat<f64> {
+    let (p, k) = (tri.ncols(), z.ncols());
+    let qr = tri.col_piv_qr();
+    let r2 = qr.thin_R();
+    let top = r2[(0, 0)].abs();
+    let rank = (0..r2.nrows().min(p))
+        .take_while(|&i| r2[(i, i)].abs() > rcond * top)
+        .count();
+    if rank == 0 {
+        return Mat::zeros(p, k);
+    }
+    let qtz = qr.compute_thin_Q().transpose() * z;
+    let mut c = qtz.get(..rank, ..).to_owned();
+    // [R11 R12] = T^T Q_3^T with R_2[..r, ..]^T = Q_3 T, so w' = Q_3 T^{-T} c.
+    let lq = r2.get(..rank, ..).transpose().qr();
+    let t = lq.thin_R();
+    faer::linalg::triangular_solve::solve_lower_triangular_in_place(t.transpose(), c.as_mut(), par);
+    let wp = lq.compute_thin_Q() * &c;
+    // A P^T = Q R: column j of R_2 belongs to column perm[j] of R.
+    let (perm, _) = qr.P().arrays();
+    let mut w = Mat::<f64>::zeros(p, k);
+    for (j, &pj) in perm.iter().enumerate() {
+        for col in 0..k {
+            w[(pj, col)] = wp[(j, col)];
+        }
+    }
+    w
+}
+
+/// Ridge by the augmented least squares `[R; sqrt(alpha) I] w ~ [z; 0]` (full rank for
+/// `alpha > 0`), solved by QR of `[[R, z], [sqrt(alpha) I, 0]]` and back substitution.
+fn ridge_augmented_qr(tri: MatRef<f64>, z: MatRef<f64>, alpha: f64, par: Par) -> Mat<f64> {
+    let (r, p, k) = (tri.nrows(), tri.ncols(), z.ncols());
+    let root = alpha.sqrt();
+    let aug = Mat::<f64>::from_fn(r + p, p + k, |i, j| match (i < r, j < p) {
+        (true, true) => tri[(i, j)],
+        (true, false) => z[(i, j - p)],
+        (false, true) => {
+            if i - r == j {
+                root
+            } else {
+                0.0
+            }
+        }
+        (false, false) => 0.0,
+    });
+    let qr = aug.qr();
+    let big = qr.thin_R();
+    let mut w = big.get(..p, p..).to_owned();
+    faer::linalg::triangular_solve::solve_upper_triangular_in_place(
+        big.get(..p, ..p),
+        w.as_mut(),
+        par,
+    );
+    w
+}
+
+/// `A = diag(s) (X - 1 xbar^T)` applied without forming it.
+struct CenteredScaled<'a> {
+    x: &'a CsrMatrix,
+    scale: Option<Vec<f64>>,
+    mean: &'a [f64],
+}
+
+impl CenteredScaled<'_> {
+    fn row_scale(&self, i: usize) -> f64 {
+        self.scale.as_ref().map_or(1.0, |s| s[i])
+    }
+    /// `out = A v`: `out_i = s_i (x_i.v - xbar.v)`.
+    fn apply(&self, v: &[f64], out: &mut [f64]) {
+        let shift: f64 = self.mean.iter().zip(v).map(|(a, b)| a * b).sum();
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.row_scale(i) * (self.x.dot_row(i, v) - shift);
+        }
+    }
+    /// `out = A^T u = sum_i s_i u_i x_i - xbar sum_i s_i u_i`.
+    fn apply_transpose(&self, u: &[f64], out: &mut [f64]) {
+        out.fill(0.0);
+        let mut total = 0.0;
+        for (i, &ui) in u.iter().enumerate() {
+            let su = self.row_scale(i) * ui;
+            total += su;
+            self.x.add_row_scaled(i, su, out);
+        }
+        for (o, m) in out.iter_mut().zip(self.mean) {
+            *o -= m * total;
+        }
+    }
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|a| a * a).sum::<f64>().sqrt()
+}
+
+fn scale_in_place(v: &mut [f64], by: f64) {
+    v.iter_mut().for_each(|a| *a *= by);
+}
+
+/// LSQR for `min ||A w - b||^2 + damp^2 ||w||^2` from `w = 0` (Paige and Saunders 1982,
+/// the bidiagonalisation and stopping rules of their algorithm with `atol = btol = tol`):
+/// stop when `||r|| <= tol (||b|| + ||A|| ||w||)` or `||A^T r|| <= tol ||A|| ||r||`.
+/// Returns the weights, the iterations and whether a stopping rule held.
+fn lsqr(
+    op: &CenteredScaled,
+    b: &[f64],
+    damp: f64,
+    tol: f64,
+    max_iter: usize,
+) -> (Vec<f64>, usize, bool) {
+    let p = op.x.n_cols();
+    let mut x = vec![0.0; p];
+    let mut u = b.to_vec();
+    let mut beta = norm(&u);
+    if beta == 0.0 {
+        return (x, 0, true);
+    }
+    scale_in_place(&mut u, 1.0 / beta);
+    let mut v = vec![0.0; p];
+    op.apply_transpose(&u, &mut v);
+    let mut alpha = norm(&v);
+    if alpha == 0.0 {
+        return (x, 0, true);
+    }
+    scale_in_place(&mut v, 1.0 / alpha);
+    let mut w = v.clone();
+    let (mut rhobar, mut phibar, bnorm) = (alpha, beta, beta);
+    let (mut anorm, mut xxnorm, mut zeta, mut cs2, mut sn2, mut res2) =
+        (0.0f64, 0.0f64, 0.0, -1.0, 0.0, 0.0);
+    let mut tmp_u = vec![0.0; u.len()];
+    let mut tmp_v = vec![0.0; p];
+    for itn in 1..=max_iter {
+        // Bidiagonalisation: beta u = A v - alpha u, alpha v = A^T u - beta v.
+        op.apply(&v, &mut tmp_u);
+        u.iter_mut()
+            .zip(&tmp_u)
+            .for_each(|(a, t)| *a = t - alpha * *a);
+        beta = norm(&u);
+        if beta > 0.0 {
+            scale_in_place(&mut u, 1.0 / beta);
+            anorm = (anorm * anorm + alpha * alpha + beta * beta + damp * damp).sqrt();
+            op.apply_transpose(&u, &mut tmp_v);
+            v.iter_mut()
+                .zip(&tmp_v)
+                .for_each(|(a, t)| *a = t - beta * *a);
+            alpha = norm(&v);
+            if alpha > 0.0 {
+                scale_in_place(&mut v, 1.0 / alpha);
+            }
+        }
+        // Eliminate the damping, then the subdiagonal, by plane rotations.
+        let rhobar1 = rhobar.hypot(damp);
+        let (cs1, sn1) = (rhobar / rhobar1, damp / rhobar1);
+        let psi = sn1 * phibar;
+        phibar *= cs1;
+        let rho = rhobar1.hypot(beta);
+        let (cs, sn) = (rhobar1 / rho, beta / rho);
+        let theta = sn * alpha;
+        rhobar = -cs * alpha;
+        let phi = cs * phibar;
+        phibar *= sn;
+        let tau = sn * phi;
+        let (t1, t2) = (phi / rho, -theta / rho);
+        for j in 0..p {
+            x[j] += t1 * w[j];
+            w[j] = v[j] + t2 * w[j];
+        }
+        // ||x|| by the second rotation, ||r|| and ||A^T r|| for the stopping rules.
+        let delta = sn2 * rho;
+        let gambar = -cs2 * rho;
+        let rhs = phi - delta * zeta;
+        let zbar = rhs / gambar;
+        let xnorm = (xxnorm + zbar * zbar).sqrt();
+        let gamma = gambar.hypot(theta);
+        cs2 = gambar / gamma;
+        sn2 = theta / gamma;
+        zeta = rhs / gamma;
+        xxnorm += zeta * zeta;
+        res2 += psi * psi;
+        let rnorm = (phibar * phibar + res2).sqrt();
+        let arnorm = alpha * tau.abs();
+        let small_residual = rnorm <= tol * (bnorm + anorm * xnorm);
+        let small_gradient = arnorm <= tol * anorm * rnorm;
+        if small_residual || small_gradient || alpha == 0.0 || beta == 0.0 {
+            return (x, itn, true);
+        }
+    }
+    (x, max_iter, false)
+}
+
+/// Weighted column means of `x`: `xbar_j = sum_i c_i x_ij / sum_i c_i`.
+fn weighted_column_means<M: RowAccess>(m: &M, weights: Option<&[f64]>) -> Vec<f64> {
+    let mut sum = vec![0.0; m.n_cols()];
+    let mut total = 0.0;
+    for i in 0..m.n_rows() {
+        let c = weights.map_or(1.0, |w| w[i]);
+        m.add_row_scaled(i, c, &mut sum);
+        total += c;
+    }
+    scale_in_place(&mut sum, 1.0 / total);
+    sum
+}
+
+fn weighted_mean_rows(y: ArrayView2<f64>, weights: Option<&[f64]>) -> Vec<f64> {
+    let mut sum = vec![0.0; y.ncols()];
+    let mut total = 0.0;
+    for (i, row) in y.rows().into_iter().enumerate() {
+        let c = weights.map_or(1.0, |w| w[i]);
+        sum.iter_mut().zip(row).for_each(|(s, v)| *s += c * v);
+        total += c;
+    }
+    scale_in_place(&mut sum, 1.0 / total);
+    sum
+}
