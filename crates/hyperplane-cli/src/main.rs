@@ -29,10 +29,19 @@ Examples:
       --missing category --out adult.json
   hyperplane train --data heart_scale --model gaussian-nb --param var_smoothing=1e-8 --out heart.json
 
-Model kinds: bernoulli-nb, multinomial-nb, categorical-nb, gaussian-nb, complement-nb.
-Parameters (--param NAME=VALUE, repeatable): the model's (alpha, priors, ...), the text
-vectorizer's (binary, lowercase, ngram_max, min_df, max_df, max_features, stop_words) and
-the pipeline's (vectorizer=count|tfidf|hashing, n_bins, bin_strategy, scale).
+  hyperplane train --data heart_scale --model perceptron --param order=random --out pla.json
+  hyperplane train --data iris.csv --model logistic-regression --multiclass ovo --param scale=standard --out iris.json
+  hyperplane train --data points.csv --model pocket --poly 2 --param init=linreg --out pocket.json
+  hyperplane train --data diabetes.csv --model ridge --param alpha=0.1 --out ridge.json
+
+Classifier kinds: bernoulli-nb, multinomial-nb, categorical-nb, gaussian-nb, complement-nb,
+perceptron, pocket, sgd (--param loss=hinge|log|squared|modified_huber|perceptron),
+logistic-regression, softmax-regression, linear-regression-classifier.
+Regressor kinds (numeric targets): linear-regression, ridge.
+Parameters (--param NAME=VALUE, repeatable): the model's (alpha, c, max_updates, ...), the
+text vectorizer's (binary, lowercase, ngram_max, min_df, max_df, max_features, stop_words)
+and the pipeline's (vectorizer=count|tfidf|hashing, n_bins, bin_strategy,
+scale=standard|minmax|none, poly=Q, multiclass=ova|ovo, init=zero|linreg).
 `hyperplane inspect` shows what was used.")]
     Train(TrainArgs),
     /// Print one predicted label per input row (or the class probabilities).
@@ -112,6 +121,10 @@ struct TrainArgs {
     /// two classes: one-vs-all (default) or one-vs-one. Same as --param multiclass=...
     #[arg(long, value_name = "ova|ovo")]
     multiclass: Option<String>,
+    /// Map the features through the polynomial transform Phi_Q (every monomial of degree
+    /// <= Q; C(Q + d, d) features with the constant) before the model. Same as --param poly=Q.
+    #[arg(long, value_name = "Q")]
+    poly: Option<usize>,
     /// Where to write the model file.
     #[arg(long, value_name = "MODEL.json")]
     out: PathBuf,

@@ -1,45 +1,9 @@
 //! The `hyperplane` binary end to end: every command, its JSON, and its errors on bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn hyperplane(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hyperplane"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = hyperplane(args);
-    assert!(
-        out.status.success(),
-        "hyperplane {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs a command that must fail; returns its one-line error.
-fn fails(args: &[&str]) -> String {
-    let out = hyperplane(args);
-    assert!(!out.status.success(), "hyperplane {args:?} should fail");
-    assert!(out.stdout.is_empty(), "nothing on stdout when failing");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("error: "), "{err}");
-    err
-}
-
-fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{fails, ok, s, write};
+use std::path::Path;
 
 const TSV: &str = "spam\tcheap pills buy now\n\
 ham\tmeeting notes for the project\n\

@@ -79,32 +79,59 @@ pub fn train(a: TrainArgs) -> Result<String> {
     if let Some(m) = &a.multiclass {
         spec.set_param("multiclass", m)?;
     }
+    if let Some(q) = a.poly {
+        spec.set_param("poly", &q.to_string())?;
+    }
     let data = read_training(&a.data)?;
     let pipeline = {
         let _s = Step::start(&format!("training {}", a.model));
         spec.fit(&data)?
     };
     pipeline.save(&a.out)?;
-    let train_acc = pipeline.evaluate(&data)?.accuracy;
+    let (score_name, score) = if pipeline.is_regressor() {
+        (
+            "training_r2",
+            pipeline.evaluate_regression(&data)?.report.r2,
+        )
+    } else {
+        ("training_accuracy", pipeline.evaluate(&data)?.accuracy)
+    };
     if a.json {
-        out.push_str(&json_text(&json!({
+        let mut v = json!({
             "model": pipeline.kind(),
             "out": a.out,
             "n_samples": pipeline.n_train(),
             "n_features": pipeline.model_n_features(),
             "classes": pipeline.classes(),
-            "training_accuracy": train_acc,
-        })));
+        });
+        v[score_name] = json!(score);
+        out.push_str(&json_text(&v));
     } else {
+        let what = if pipeline.is_regressor() {
+            format!("training R^2 {score:.4}")
+        } else {
+            format!(
+                "{} classes; training accuracy {score:.4}",
+                pipeline.classes().len()
+            )
+        };
         outln!(
             out,
-            "trained {} on {} rows x {} features, {} classes; training accuracy {:.4}",
+            "trained {} on {} rows x {} features, {what}",
             pipeline.kind(),
             pipeline.n_train(),
             pipeline.model_n_features(),
-            pipeline.classes().len(),
-            train_acc
         );
+        for l in pipeline.summary(0).linear {
+            if let Some(w) = &l.convergence.warning {
+                let name = if l.name.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", l.name)
+                };
+                outln!(out, "warning{name}: {w}");
+            }
+        }
         outln!(out, "saved {}", a.out.display());
     }
     Ok(out)
@@ -114,6 +141,14 @@ pub fn predict(a: PredictArgs) -> Result<String> {
     let mut out = String::new();
     let pipeline = load(&a.model)?;
     let data = read_for(&pipeline, &a.data)?;
+    if pipeline.is_regressor() {
+        let p = pipeline.predict_values(&data.input)?;
+        for row in p.rows() {
+            let cells: Vec<String> = row.iter().map(|v| format!("{v}")).collect();
+            outln!(out, "{}", cells.join("\t"));
+        }
+        return Ok(out);
+    }
     if a.proba {
         let p = pipeline.predict_proba(&data.input)?;
         if a.json {
@@ -188,6 +223,20 @@ pub fn evaluate(a: EvaluateArgs) -> Result<String> {
     let mut out = String::new();
     let pipeline = load(&a.model)?;
     let data = read_for(&pipeline, &a.data)?;
+    if pipeline.is_regressor() {
+        let e = pipeline.evaluate_regression(&data)?;
+        if a.json {
+            out.push_str(&json_text(
+                &serde_json::to_value(&e).map_err(|err| Error::data(err.to_string()))?,
+            ));
+        } else {
+            outln!(out, "{} samples", e.n_samples);
+            outln!(out, "MSE  {:.6}", e.report.mse);
+            outln!(out, "MAE  {:.6}", e.report.mae);
+            outln!(out, "R^2  {:.6}", e.report.r2);
+        }
+        return Ok(out);
+    }
     let e = {
         let _s = Step::start("evaluating");
         let costs = a.costs.as_deref().map(parse_costs).transpose()?;
@@ -233,7 +282,16 @@ pub fn tune(a: TuneArgs) -> Result<String> {
             "saved": saved,
         })));
     } else {
-        outln!(out, "{} ({} setting(s))\n", validation, grid.n_candidates());
+        let (how, score) = if spec.is_regressor() {
+            ("", "R^2")
+        } else {
+            ("stratified ", "accuracy")
+        };
+        outln!(
+            out,
+            "{how}{validation} ({} setting(s)), score: {score}\n",
+            grid.n_candidates()
+        );
         outln!(out, "{}", tuning.result);
         outln!(out, "best: {}", assignments(tuning.best_params()));
         if let Some(path) = saved {
@@ -299,6 +357,20 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
         outln!(out, "categorical  {col}: {}", cats.join(", "));
     }
     outln!(out);
+    if let Some(r) = &summary.regression {
+        outln!(out, "intercept    {:.6}", r.intercept);
+        if let Some(rank) = r.rank {
+            outln!(out, "rank         {rank} of {}", r.weights.len());
+        }
+        let mut rows = vec![vec!["feature".to_string(), "weight".to_string()]];
+        rows.extend(
+            r.weights
+                .iter()
+                .map(|(n, w)| vec![n.clone(), format!("{w:.6}")]),
+        );
+        out.push_str(&table(&rows));
+        return Ok(out);
+    }
     let mut rows = vec![vec!["class".to_string(), "prior".to_string()]];
     for (i, c) in summary.classes.iter().enumerate() {
         let prior = summary
@@ -361,14 +433,29 @@ fn print_linear(out: &mut String, linear: &[LinearSummary], margins: &[(String, 
             c.updates.map_or("-".into(), |u| u.to_string()),
             fmt(c.objective),
             fmt(c.grad_norm),
-            match &c.warning {
-                None => "converged".into(),
-                Some(w) => format!("NOT converged: {w}"),
-            },
+            if c.converged() {
+                "converged"
+            } else {
+                "NOT converged"
+            }
+            .into(),
         ]);
     }
     outln!(*out, "\nlinear model ({:?} output):", linear[0].link);
     out.push_str(&table(&rows));
+    for l in linear {
+        if let Some(w) = &l.convergence.warning {
+            outln!(
+                *out,
+                "{}{w}",
+                if l.name.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}: ", l.name)
+                }
+            );
+        }
+    }
     if !margins.is_empty() {
         let mut rows = vec![[
             "model",

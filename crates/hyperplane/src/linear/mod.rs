@@ -24,7 +24,7 @@ pub mod sgd;
 mod softmax;
 
 pub use cross_entropy::Training;
-pub use family::LinearClassifier;
+pub use family::{LinearClassifier, LinearRegressor};
 pub use logistic::LogisticRegression;
 pub use loss::Loss;
 pub use margin::{margins, Margins};
@@ -67,7 +67,9 @@ pub enum ClassWeight {
     /// Every class weighs 1.
     #[default]
     Uniform,
-    /// `n_samples / (n_classes * count_k)`, as scikit-learn's `class_weight="balanced"`.
+    /// `sum_n c_n / (n_classes * sum_{n in k} c_n)` with `c` the sample weights (1 when not
+    /// given: `n_samples / (n_classes * count_k)`), as scikit-learn's `class_weight="balanced"`;
+    /// so integer sample weights still equal repeated rows.
     Balanced,
     /// Given weights by label; classes not named weigh 1.
     Given(Vec<(Label, f64)>),
@@ -118,14 +120,20 @@ pub fn row_weights(data: &Dataset, class_weight: &ClassWeight) -> Result<Vec<f64
     let per_class: Vec<f64> = match class_weight {
         ClassWeight::Uniform => vec![1.0; classes.len()],
         ClassWeight::Balanced => {
-            let mut counts = vec![0usize; classes.len()];
-            for &t in data.targets() {
-                counts[t] += 1;
+            let mut totals = vec![0.0; classes.len()];
+            for (i, &t) in data.targets().iter().enumerate() {
+                totals[t] += data.weight(i);
             }
-            let n = data.n_samples() as f64;
-            counts
+            let total: f64 = totals.iter().sum();
+            totals
                 .iter()
-                .map(|&c| n / (classes.len() as f64 * c.max(1) as f64))
+                .map(|&c| {
+                    if c > 0.0 {
+                        total / (classes.len() as f64 * c)
+                    } else {
+                        1.0
+                    }
+                })
                 .collect()
         }
         ClassWeight::Given(list) => {
@@ -196,9 +204,13 @@ mod tests {
         );
         let given: ClassWeight = "spam:10".parse().unwrap();
         assert_eq!(row_weights(&d, &given).unwrap(), vec![1.0, 20.0, 1.0, 0.5]);
-        // balanced: 4 / (2 * 3) for ham, 4 / (2 * 1) for spam
+        // balanced, weighted totals 4.5: ham weighs 2.5, spam 2; 4.5 / (2 * 2.5) and
+        // 4.5 / (2 * 2), times the sample weights.
         let b = row_weights(&d, &ClassWeight::Balanced).unwrap();
-        assert!((b[0] - 4.0 / 6.0).abs() < 1e-15 && (b[1] - 4.0).abs() < 1e-15);
+        assert!(
+            (b[0] - 0.9).abs() < 1e-15 && (b[1] - 2.0 * 1.125).abs() < 1e-15,
+            "{b:?}"
+        );
         let unknown: ClassWeight = "eggs:2".parse().unwrap();
         assert!(row_weights(&d, &unknown)
             .unwrap_err()

@@ -3,7 +3,7 @@
 use crate::data::{labels, Label, LabelledInput};
 use crate::error::{Error, Result};
 use crate::estimator::Classifier;
-use crate::metrics::{self, ClassificationReport, CostMatrix};
+use crate::metrics::{self, ClassificationReport, CostMatrix, RegressionReport};
 use serde::Serialize;
 
 use super::Pipeline;
@@ -31,7 +31,39 @@ pub struct Evaluation {
     pub cost_weighted_error: Option<f64>,
 }
 
+/// How a regression pipeline is scored on data with real-valued targets.
+#[derive(Clone, Debug, Serialize)]
+pub struct RegressionEvaluation {
+    /// Number of scored rows.
+    pub n_samples: usize,
+    /// MSE, MAE and R^2 (of the first output).
+    #[serde(flatten)]
+    pub report: RegressionReport,
+}
+
 impl Pipeline {
+    /// Scores a regressor: MSE, MAE and R^2 of its predictions against the targets read.
+    pub fn evaluate_regression(&self, data: &LabelledInput) -> Result<RegressionEvaluation> {
+        let labels = data.require_labels("evaluation needs the true target of every row")?;
+        let y = super::spec::regression_targets(labels)?;
+        let x = self.features_from(&data.input, &data.source)?;
+        let p = self.model.predict_values(&x)?;
+        let (y, p) = (y.column(0).to_vec(), p.column(0).to_vec());
+        Ok(RegressionEvaluation {
+            n_samples: y.len(),
+            report: RegressionReport::new(&y, &p, None)?,
+        })
+    }
+
+    /// One number to maximise: accuracy for a classifier, R^2 for a regressor.
+    pub fn score(&self, data: &LabelledInput) -> Result<f64> {
+        if self.is_regressor() {
+            Ok(self.evaluate_regression(data)?.report.r2)
+        } else {
+            Ok(self.evaluate(data)?.accuracy)
+        }
+    }
+
     /// Scores the pipeline on labelled data; a label the model never saw is an error naming
     /// its row.
     pub fn evaluate(&self, data: &LabelledInput) -> Result<Evaluation> {
@@ -46,6 +78,12 @@ impl Pipeline {
         data: &LabelledInput,
         costs: Option<&CostMatrix>,
     ) -> Result<Evaluation> {
+        if self.is_regressor() {
+            return Err(Error::Unsupported {
+                model: self.kind().to_string(),
+                what: "classification metrics (it is a regressor: use evaluate_regression)".into(),
+            });
+        }
         let labels = data.require_labels("evaluation needs the true label of every row")?;
         let classes = self.classes();
         let y_true = labels::encode_with(classes, labels)?;

@@ -154,6 +154,16 @@ impl Pipeline {
         self.model.predict(&self.features(raw)?)
     }
 
+    /// Whether the model predicts real numbers (linear-regression, ridge).
+    pub fn is_regressor(&self) -> bool {
+        self.model.regressor().is_some()
+    }
+
+    /// A regressor's predictions, one row per sample, one column per output.
+    pub fn predict_values(&self, raw: &RawInput) -> Result<Array2<f64>> {
+        self.model.predict_values(&self.features(raw)?)
+    }
+
     /// Class probabilities, one row per sample, columns in [`Pipeline::classes`] order.
     pub fn predict_proba(&self, raw: &RawInput) -> Result<Array2<f64>> {
         self.model.predict_proba(&self.features(raw)?)
@@ -246,6 +256,20 @@ pub struct Summary {
     /// The weights and training report of each linear model inside.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub linear: Vec<LinearSummary>,
+    /// A regressor's weights, by feature name, with its intercept, rank and singular values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regression: Option<RegressionSummary>,
+}
+
+/// A least-squares model, as `inspect` shows it (first output).
+#[derive(Clone, Debug, Serialize)]
+pub struct RegressionSummary {
+    pub intercept: f64,
+    /// `(feature name, w_j)` in feature order.
+    pub weights: Vec<(String, f64)>,
+    /// Rank of the (centred, weighted) design; dense fits only.
+    pub rank: Option<usize>,
+    pub singular_values: Option<Vec<f64>>,
 }
 
 /// One linear model of a pipeline, as `inspect` shows it.
@@ -321,6 +345,16 @@ impl Pipeline {
                 .into_iter()
                 .map(|(name, m)| LinearSummary::new(name, m))
                 .collect(),
+            regression: self.model.regressor().map(|m| RegressionSummary {
+                intercept: m.intercept()[0],
+                weights: self
+                    .feature_names()
+                    .into_iter()
+                    .zip(m.coef().row(0).iter().copied())
+                    .collect(),
+                rank: m.rank(),
+                singular_values: m.singular_values().map(<[f64]>::to_vec),
+            }),
         }
     }
 

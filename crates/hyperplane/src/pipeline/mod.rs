@@ -27,8 +27,8 @@ mod fitted;
 mod spec;
 mod tune;
 
-pub use evaluate::Evaluation;
-pub use fitted::{InputStage, LinearSummary, Pipeline, Summary};
+pub use evaluate::{Evaluation, RegressionEvaluation};
+pub use fitted::{InputStage, LinearSummary, Pipeline, RegressionSummary, Summary};
 pub use spec::PipelineSpec;
 pub use tune::{Tuning, Validation};
 
@@ -36,12 +36,20 @@ use crate::bayes::{NaiveBayes, NaiveBayesModel};
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Fit, Params};
-use crate::linear::{row_weights, ClassWeight, LinearClassifier, LinearModel};
+use crate::linear::{
+    row_weights, ClassWeight, LinearClassifier, LinearModel, LinearRegressionModel,
+    LinearRegressor, Regressor,
+};
 use crate::multiclass::{OneVsOne, OneVsRest, Strategy};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-/// Every model kind the pipeline can train.
+/// The regression kinds (real-valued targets).
+pub fn regressor_kinds() -> Vec<&'static str> {
+    LinearRegressor::kind_names().to_vec()
+}
+
+/// Every classifier kind the pipeline can train (see [`regressor_kinds`] for the rest).
 pub fn kinds() -> Vec<&'static str> {
     let mut k = NaiveBayes::kind_names().to_vec();
     k.extend(LinearClassifier::kind_names());
@@ -53,6 +61,7 @@ pub fn kinds() -> Vec<&'static str> {
 pub enum Learner {
     NaiveBayes(NaiveBayes),
     Linear(LinearClassifier),
+    Regression(LinearRegressor),
 }
 
 impl Learner {
@@ -64,10 +73,16 @@ impl Learner {
         if LinearClassifier::kind_names().contains(&kind) {
             return Ok(Learner::Linear(LinearClassifier::from_kind(kind)?));
         }
+        if LinearRegressor::kind_names().contains(&kind) {
+            return Ok(Learner::Regression(LinearRegressor::from_kind(kind)?));
+        }
         Err(Error::param(
             "model",
             kind,
-            format!("unknown model kind; choose one of {}", kinds().join(", ")),
+            format!(
+                "unknown model kind; choose one of {}",
+                [kinds(), regressor_kinds()].concat().join(", ")
+            ),
         ))
     }
 
@@ -75,6 +90,7 @@ impl Learner {
         match self {
             Learner::NaiveBayes(p) => p,
             Learner::Linear(p) => p,
+            Learner::Regression(p) => p,
         }
     }
 
@@ -82,6 +98,7 @@ impl Learner {
         match self {
             Learner::NaiveBayes(p) => p.param_values(),
             Learner::Linear(p) => p.param_values(),
+            Learner::Regression(p) => p.param_values(),
         }
     }
 
@@ -89,7 +106,7 @@ impl Learner {
     /// one-vs-all or one-vs-one reduction.
     fn is_binary(&self) -> bool {
         match self {
-            Learner::NaiveBayes(_) => false,
+            Learner::NaiveBayes(_) | Learner::Regression(_) => false,
             Learner::Linear(p) => p.is_binary(),
         }
     }
@@ -98,14 +115,48 @@ impl Learner {
         match self {
             Learner::NaiveBayes(p) => Ok(Model::NaiveBayes(p.fit(data)?)),
             Learner::Linear(p) => Ok(Model::Linear(p.fit(data)?)),
+            Learner::Regression(_) => Err(Error::Unsupported {
+                model: "a regressor".into(),
+                what: "class labels (it fits real-valued targets: use fit_regression)".into(),
+            }),
         }
+    }
+
+    /// Whether the learner predicts real numbers rather than classes.
+    pub fn is_regressor(&self) -> bool {
+        matches!(self, Learner::Regression(_))
+    }
+
+    /// Fits a regressor on real-valued targets `y` (`n x outputs`).
+    pub fn fit_regression(
+        &self,
+        x: &Features,
+        y: ndarray::ArrayView2<f64>,
+        weights: Option<&[f64]>,
+    ) -> Result<Model> {
+        match self {
+            Learner::Regression(p) => Ok(Model::Regression(p.fit_xy(x, y, weights)?)),
+            _ => Err(Error::Unsupported {
+                model: "a classifier".into(),
+                what: "real-valued targets (train linear-regression or ridge)".into(),
+            }),
+        }
+    }
+
+    /// Starts the learner from linear regression's weights (PLA, pocket, logistic
+    /// regression); other learners are unchanged.
+    fn with_linear_regression_init(&self, data: &Dataset) -> Result<Learner> {
+        Ok(match self {
+            Learner::Linear(p) => Learner::Linear(p.with_linear_regression_init(data)?),
+            other => other.clone(),
+        })
     }
 
     /// Whether the fitted model depends on the order of the training rows (beyond
     /// rounding): PLA, pocket and SGD visit rows in order.
     pub fn depends_on_row_order(&self) -> bool {
         match self {
-            Learner::NaiveBayes(_) => false,
+            Learner::NaiveBayes(_) | Learner::Regression(_) => false,
             Learner::Linear(p) => p.depends_on_row_order(),
         }
     }
@@ -113,15 +164,22 @@ impl Learner {
     /// Fits the learner on a data set; a binary learner meets more than two classes through
     /// one-vs-all.
     pub fn fit(&self, data: &Dataset) -> Result<Model> {
-        self.fit_with(data, Strategy::Ova)
+        self.fit_with(data, &FitOptions::default())
     }
 
-    /// Fits the learner, reducing a multiclass problem for a binary learner by `strategy`.
-    /// Class weights are applied once, on the original classes (as row weights), so every
-    /// sub-problem sees the same per-row costs.
-    pub fn fit_with(&self, data: &Dataset, strategy: Strategy) -> Result<Model> {
+    /// Fits the learner with pipeline options: a multiclass problem for a binary learner
+    /// is reduced by `options.multiclass`; class weights are applied once, on the original
+    /// classes (as row weights), so every sub-problem sees the same per-row costs.
+    pub fn fit_with(&self, data: &Dataset, options: &FitOptions) -> Result<Model> {
+        let fit_binary = |learner: &Learner, d: &Dataset| {
+            if options.linear_regression_init {
+                learner.with_linear_regression_init(d)?.fit_native(d)
+            } else {
+                learner.fit_native(d)
+            }
+        };
         if !self.is_binary() || data.classes().len() <= 2 {
-            return self.fit_native(data);
+            return fit_binary(self, data);
         }
         let mut sub = self.clone();
         let mut data = data.clone();
@@ -138,12 +196,21 @@ impl Learner {
                 sub.params().set_param("class_weight", "none")?;
             }
         }
-        let fit = |d: &Dataset| sub.fit_native(d);
-        Ok(match strategy {
+        let fit = |d: &Dataset| fit_binary(&sub, d);
+        Ok(match options.multiclass {
             Strategy::Ova => Model::OneVsRest(OneVsRest::fit(&data, fit)?),
             Strategy::Ovo => Model::OneVsOne(OneVsOne::fit(&data, fit)?),
         })
     }
+}
+
+/// How the pipeline fits a learner beyond its own params.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FitOptions {
+    /// How a binary learner meets more than two classes.
+    pub multiclass: Strategy,
+    /// Start PLA, pocket and logistic regression from linear regression's weights.
+    pub linear_regression_init: bool,
 }
 
 /// A fitted model of any family.
@@ -155,15 +222,41 @@ pub enum Model {
     OneVsRest(OneVsRest<Model>),
     /// A binary model per pair of classes (one-vs-one).
     OneVsOne(OneVsOne<Model>),
+    /// Least squares or ridge: real-valued predictions, no classes.
+    Regression(LinearRegressionModel),
 }
 
 impl Model {
-    fn classifier(&self) -> &dyn Classifier {
+    fn classifier(&self) -> Result<&dyn Classifier> {
         match self {
-            Model::NaiveBayes(m) => m,
-            Model::Linear(m) => m,
-            Model::OneVsRest(m) => m,
-            Model::OneVsOne(m) => m,
+            Model::NaiveBayes(m) => Ok(m),
+            Model::Linear(m) => Ok(m),
+            Model::OneVsRest(m) => Ok(m),
+            Model::OneVsOne(m) => Ok(m),
+            Model::Regression(_) => Err(Error::Unsupported {
+                model: "a regressor".into(),
+                what: "classes and class scores (it predicts real numbers: use predict_values)"
+                    .into(),
+            }),
+        }
+    }
+
+    /// The regressor inside, when the model is one.
+    pub fn regressor(&self) -> Option<&LinearRegressionModel> {
+        match self {
+            Model::Regression(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Real-valued predictions of a regressor, one column per output.
+    pub fn predict_values(&self, x: &Features) -> Result<Array2<f64>> {
+        match self {
+            Model::Regression(m) => m.predict(x),
+            _ => Err(Error::Unsupported {
+                model: "a classifier".into(),
+                what: "real-valued predictions (use predict or predict_proba)".into(),
+            }),
         }
     }
 
@@ -179,6 +272,7 @@ impl Model {
                 .map(|sub| sub.top_features(k).pop().unwrap_or_default())
                 .collect(),
             Model::OneVsOne(m) => vec![Vec::new(); m.classes().len()],
+            Model::Regression(_) => Vec::new(),
         }
     }
 
@@ -187,6 +281,7 @@ impl Model {
         match self {
             Model::NaiveBayes(m) => m.top_feature_score(),
             Model::Linear(_) | Model::OneVsOne(_) => "weight w_j towards the class",
+            Model::Regression(_) => "weight w_j",
             Model::OneVsRest(m) => m
                 .models()
                 .first()
@@ -227,26 +322,30 @@ impl Model {
                     _ => None,
                 })
                 .collect(),
-            Model::NaiveBayes(_) => Vec::new(),
+            Model::NaiveBayes(_) | Model::Regression(_) => Vec::new(),
         }
     }
 }
 
+/// A regressor has no classes (an empty list) and refuses every class score.
 impl Classifier for Model {
     fn classes(&self) -> &[Label] {
-        self.classifier().classes()
+        self.classifier().map_or(&[], |c| c.classes())
     }
     fn n_features(&self) -> usize {
-        self.classifier().n_features()
+        match self {
+            Model::Regression(m) => m.n_features(),
+            _ => self.classifier().map_or(0, |c| c.n_features()),
+        }
     }
     fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
-        self.classifier().decision_function(x)
+        self.classifier()?.decision_function(x)
     }
     fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
-        self.classifier().predict_log_proba(x)
+        self.classifier()?.predict_log_proba(x)
     }
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
-        self.classifier().predict_index(x)
+        self.classifier()?.predict_index(x)
     }
 }
 

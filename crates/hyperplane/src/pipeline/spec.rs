@@ -1,16 +1,16 @@
 //! [`PipelineSpec`]: a model kind with its parameters, and fitting it on raw input.
 
-use crate::data::{Dataset, Features, LabelledInput, RawInput};
+use crate::data::{Dataset, Features, Label, LabelledInput, RawInput};
 use crate::error::{Error, Result};
 use crate::estimator::Params;
 use crate::text::{DocumentFiles, Documents, HashingVectorizer, Vectorizer};
 use crate::transform::{
-    CategoricalEncoding, FittedTransform, KBinsDiscretizer, TabularEncoder, Transform,
+    CategoricalEncoding, FittedTransform, KBinsDiscretizer, PolynomialFeatures, TabularEncoder,
+    Transform,
 };
+use ndarray::Array2;
 
-use crate::multiclass::Strategy;
-
-use super::{InputStage, Learner, Model, Pipeline};
+use super::{FitOptions, InputStage, Learner, Model, Pipeline};
 
 /// How to turn a scaler name into a transform.
 fn scaler(name: &str) -> Result<Option<Transform>> {
@@ -29,12 +29,14 @@ fn scaler(name: &str) -> Result<Option<Transform>> {
 #[derive(Clone, Debug)]
 pub struct PipelineSpec {
     kind: String,
-    learner: Learner,
+    pub(super) learner: Learner,
     vectorizer: Vectorizer,
     discretizer: KBinsDiscretizer,
     scale: String,
-    /// How a binary learner meets more than two classes.
-    multiclass: Strategy,
+    /// Multiclass reduction and initialisation.
+    options: FitOptions,
+    /// The degree `Q` of the polynomial transform `Phi_Q`, when one is applied.
+    poly: Option<usize>,
     /// Vectorizer settings the user made, re-applied when the vectorizer kind changes.
     vectorizer_settings: Vec<(String, String)>,
 }
@@ -45,6 +47,8 @@ const PIPELINE_PARAMS: &[&str] = &[
     "bin_strategy",
     "scale",
     "multiclass",
+    "init",
+    "poly",
 ];
 
 /// The text vectorizer of a kind (`count`, `tfidf`, `hashing`), with the pipeline default
@@ -79,9 +83,15 @@ impl PipelineSpec {
             vectorizer: vectorizer("count")?,
             discretizer: KBinsDiscretizer::default(),
             scale: "none".into(),
-            multiclass: Strategy::default(),
+            options: FitOptions::default(),
+            poly: None,
             vectorizer_settings: Vec::new(),
         })
+    }
+
+    /// Whether the model predicts real numbers (a regressor) rather than classes.
+    pub fn is_regressor(&self) -> bool {
+        self.learner.is_regressor()
     }
 
     /// The model kind.
@@ -119,9 +129,28 @@ impl PipelineSpec {
                     self.scale = value.to_string();
                 }
                 "multiclass" => {
-                    self.multiclass = value
+                    self.options.multiclass = value
                         .parse()
                         .map_err(|e: String| Error::param(name, value, e))?;
+                }
+                "init" => {
+                    self.options.linear_regression_init = match value.trim() {
+                        "linreg" | "linear-regression" => true,
+                        "zero" | "zeros" | "none" => false,
+                        _ => {
+                            return Err(Error::param(
+                                name,
+                                value,
+                                "choose zero (the default) or linreg (start from linear regression's weights)",
+                            ))
+                        }
+                    };
+                }
+                "poly" => {
+                    self.poly = match value.trim() {
+                        "none" | "0" => None,
+                        q => Some(crate::estimator::parse_param::<usize>(name, q)?),
+                    };
                 }
                 _ => {
                     let mut valid: Vec<String> = self.param_names();
@@ -169,8 +198,14 @@ impl PipelineSpec {
         }
         let (input, x) = self.fit_input(&data.input)?;
         let (transforms, x) = self.fit_transforms(&input, x)?;
-        let dataset = Dataset::new(x, labels)?;
-        let model = self.learner.fit_with(&dataset, self.multiclass)?;
+        let model = if self.learner.is_regressor() {
+            let y = regression_targets(labels)?;
+            x.check_fit_input()?;
+            self.learner.fit_regression(&x, y.view(), None)?
+        } else {
+            let dataset = Dataset::new(x, labels)?;
+            self.learner.fit_with(&dataset, &self.options)?
+        };
         let mut preprocessing = Vec::new();
         if let InputStage::Text(_) = input {
             preprocessing.push(("vectorizer".to_string(), self.vectorizer.kind().to_string()));
@@ -188,11 +223,17 @@ impl PipelineSpec {
                     .filter(|(n, _)| n != "columns"),
             );
         }
+        if let Some(q) = self.poly {
+            preprocessing.push(("poly".into(), q.to_string()));
+        }
         if self.scale != "none" {
             preprocessing.push(("scale".into(), self.scale.clone()));
         }
+        if self.options.linear_regression_init {
+            preprocessing.push(("init".into(), "linreg".into()));
+        }
         if matches!(model, Model::OneVsRest(_) | Model::OneVsOne(_)) {
-            preprocessing.push(("multiclass".into(), self.multiclass.to_string()));
+            preprocessing.push(("multiclass".into(), self.options.multiclass.to_string()));
         }
         Ok(Pipeline {
             kind: self.kind.clone(),
@@ -201,7 +242,7 @@ impl PipelineSpec {
             input,
             transforms,
             model,
-            n_train: dataset.n_samples(),
+            n_train: labels.len(),
         })
     }
 
@@ -255,6 +296,12 @@ impl PipelineSpec {
                 specs.push(Transform::Discretize(d));
             }
         }
+        if let Some(q) = self.poly {
+            specs.push(Transform::Poly(PolynomialFeatures {
+                degree: q,
+                ..PolynomialFeatures::default()
+            }));
+        }
         if let Some(s) = scaler(&self.scale)? {
             specs.push(s);
         }
@@ -266,6 +313,28 @@ impl PipelineSpec {
         }
         Ok((fitted, x))
     }
+}
+
+/// Real-valued regression targets from the labels read: integers, or text that parses as
+/// a number; anything else is an error naming the row.
+pub(super) fn regression_targets(labels: &[Label]) -> Result<Array2<f64>> {
+    let mut y = Array2::zeros((labels.len(), 1));
+    for (row, l) in labels.iter().enumerate() {
+        y[[row, 0]] = match l {
+            Label::Int(v) => *v as f64,
+            Label::Text(t) => t
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    Error::data(format!(
+                    "a regressor needs a number as the target of every row; row {row} has `{t}`"
+                ))
+                })?,
+        };
+    }
+    Ok(y)
 }
 
 /// Columns holding a value that is not a non-negative integer (so not already categories).

@@ -1,6 +1,6 @@
 //! Choosing parameters: grid search over stratified folds or a validation split.
 
-use crate::data::split::{self, StratifiedKFold};
+use crate::data::split::{self, KFold, StratifiedKFold};
 use crate::data::{labels, LabelledInput};
 use crate::error::Result;
 use crate::select::{grid_search, GridSearchResult, ParamGrid};
@@ -19,8 +19,8 @@ pub enum Validation {
 impl std::fmt::Display for Validation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Validation::KFold(k) => write!(f, "stratified {k}-fold cross-validation"),
-            Validation::Holdout(v) => write!(f, "stratified {:.0}% validation split", v * 100.0),
+            Validation::KFold(k) => write!(f, "{k}-fold cross-validation"),
+            Validation::Holdout(v) => write!(f, "{:.0}% validation split", v * 100.0),
         }
     }
 }
@@ -54,7 +54,8 @@ impl PipelineSpec {
         Ok(spec)
     }
 
-    /// Scores every setting of `grid` by accuracy under `validation`; every fold refits
+    /// Scores every setting of `grid` by accuracy (R^2 for a regressor, whose folds are
+    /// not stratified) under `validation`; every fold refits
     /// the whole pipeline (vectorizer included) on its training rows only.
     pub fn tune(
         &self,
@@ -65,10 +66,17 @@ impl PipelineSpec {
     ) -> Result<Tuning> {
         let labels = data.require_labels("tuning needs them")?;
         let (_, codes) = labels::encode(labels);
-        let folds = match validation {
-            Validation::KFold(k) => StratifiedKFold { k, seed }.folds(&codes)?,
-            Validation::Holdout(f) => {
-                vec![split::train_test_split(codes.len(), f, Some(&codes), seed)?]
+        let strata = (!self.learner.is_regressor()).then_some(codes.as_slice());
+        let folds = match (validation, strata) {
+            (Validation::KFold(k), Some(codes)) => StratifiedKFold { k, seed }.folds(codes)?,
+            (Validation::KFold(k), None) => KFold {
+                k,
+                shuffle: true,
+                seed,
+            }
+            .folds(codes.len())?,
+            (Validation::Holdout(f), _) => {
+                vec![split::train_test_split(codes.len(), f, strata, seed)?]
             }
         };
         // Validate every setting before any fitting, so a typo fails fast.
@@ -78,7 +86,7 @@ impl PipelineSpec {
         }
         let result = grid_search(&candidates, &folds, |params, train, test| {
             let fitted = self.with_params(params)?.fit(&data.select_rows(train))?;
-            Ok(fitted.evaluate(&data.select_rows(test))?.accuracy)
+            fitted.score(&data.select_rows(test))
         })?;
         Ok(Tuning { result })
     }
