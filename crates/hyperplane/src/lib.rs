@@ -75,6 +75,7 @@ pub mod data;
 pub mod datasets;
 pub mod error;
 pub mod estimator;
+pub mod linalg;
 pub mod linear;
 pub mod metrics;
 pub mod multiclass;

@@ -7,8 +7,9 @@
 //! condition number and fails when `X^T X` is singular. Instead:
 //!
 //! - **dense** `X`: one Householder QR of the augmented matrix `[X y] = Q [R z; 0 rho]`
-//!   (faer), so `z = Q^T y` comes for free, then a small `p x p` problem:
-//!   - `svd` (default): `R = U S V^T`, `w = V f(S) U^T z` with `f(s) = 1/s` for
+//!   (TSQR, [`crate::linalg::tall_r`]: row blocks in cache, in parallel, `Q` never
+//!   formed), so `z = Q^T y` comes for free, then a small `p x p` problem:
+//!   - `svd` (default): `R = U S V^T` (one-sided Jacobi), `w = V f(S) U^T z` with `f(s) = 1/s` for
 //!     `s > rcond s_max` and `0` otherwise (the minimum-norm solution, as LAPACK `gelsd`
 //!     and `numpy.linalg.lstsq`), or the ridge shrinkage `f(s) = s / (s^2 + alpha)`;
 //!   - `qr`: column-pivoted QR `R P = Q_2 R_2`, rank `r` = number of `|R_2[i,i]| >
@@ -26,16 +27,13 @@
 //! `b = ybar - W xbar` (the intercept is not penalised). Sample weights `c_n` scale row `n`
 //! by `sqrt(c_n)`, so integer weights equal repeated rows.
 
-use std::num::NonZeroUsize;
-
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::{Mat, MatRef, Par};
 use ndarray::{Array1, Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{parse_param, unknown_param, Params};
+use crate::linalg::{min_norm_lstsq, solve_upper, tall_r, Matrix, RowQr, Svd};
 use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::transform::check_weights;
@@ -491,7 +489,7 @@ impl Problem {
         };
         let (coef, rank, singular_values, convergence) = match x {
             Features::Dense(a) => {
-                let (coef, rank, s) = self.solve_dense(a, y, weights, &x_mean, &y_mean)?;
+                let (coef, rank, s) = self.solve_dense(a, y, weights, &x_mean, &y_mean);
                 (coef, Some(rank), Some(s), None)
             }
             Features::Sparse(s) => {
@@ -522,45 +520,21 @@ impl Problem {
         weights: Option<&[f64]>,
         x_mean: &[f64],
         y_mean: &[f64],
-    ) -> Result<(Array2<f64>, usize, Vec<f64>)> {
+    ) -> (Array2<f64>, usize, Vec<f64>) {
         let (n, p, k) = (x.nrows(), x.ncols(), y.ncols());
-        let mut a = augmented_design(x, y, weights, x_mean, y_mean);
-        let par = parallelism();
-        let size = n.min(p + k);
-        let block = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n, p + k);
-        let mut coeff = Mat::<f64>::zeros(block, size);
-        faer::linalg::qr::no_pivoting::factor::qr_in_place(
-            a.as_mut(),
-            coeff.as_mut(),
-            par,
-            MemStack::new(&mut MemBuffer::new(
-                faer::linalg::qr::no_pivoting::factor::qr_in_place_scratch::<f64>(
-                    n,
-                    p + k,
-                    block,
-                    par,
-                    Default::default(),
-                ),
-            )),
-            Default::default(),
-        );
+        let full = tall_r(n, p + k, |start, block| {
+            augmented_rows(x, y, weights, x_mean, y_mean, start, block)
+        });
         // R is the upper trapezoid of the first r = min(n, p) rows; z = Q^T y their tail.
         let r = n.min(p);
-        let tri = Mat::<f64>::from_fn(r, p, |i, j| if j >= i { a[(i, j)] } else { 0.0 });
-        let z = a.get(..r, p..).to_owned();
+        let top = full.block(0..r, 0..p + k);
+        let (tri, z) = (top.block(0..r, 0..p), top.block(0..r, p..p + k));
         let rcond = self.rcond.unwrap_or(f64::EPSILON * n.max(p) as f64);
-        let small_error = |e| {
-            Error::data(format!(
-                "the SVD of the {r} x {p} triangular factor failed: {e:?}"
-            ))
-        };
-        let s: Vec<f64> = tri.singular_values().map_err(small_error)?;
-        let cutoff = rcond * s.first().copied().unwrap_or(0.0);
-        let rank = s.iter().filter(|&&v| v > cutoff).count();
+        let svd = Svd::new(&tri);
+        let cutoff = rcond * svd.s.first().copied().unwrap_or(0.0);
+        let rank = svd.s.iter().filter(|&&v| v > cutoff).count();
         let w = match (self.method, self.alpha > 0.0) {
             (LstsqMethod::Svd, _) => {
-                let svd = tri.thin_svd().map_err(small_error)?;
-                let (u, v, sv) = (svd.U(), svd.V(), svd.S().column_vector());
                 let f = |s: f64| {
                     if self.alpha > 0.0 {
                         s / (s * s + self.alpha)
@@ -571,22 +545,19 @@ impl Problem {
                     }
                 };
                 // w = V f(S) U^T z
-                let mut utz = u.transpose() * &z;
-                for i in 0..utz.nrows() {
-                    let fi = f(sv[i]);
-                    for c in 0..k {
-                        utz[(i, c)] *= fi;
+                let mut utz = svd.u.transpose().matmul(&z);
+                for c in 0..k {
+                    for (v, &s) in utz.col_mut(c).iter_mut().zip(&svd.s) {
+                        *v *= f(s);
                     }
                 }
-                v * utz
+                svd.v.matmul(&utz)
             }
-            (LstsqMethod::Qr, false) => min_norm_pivoted_qr(tri.as_ref(), z.as_ref(), rcond, par),
-            (LstsqMethod::Qr, true) => {
-                ridge_augmented_qr(tri.as_ref(), z.as_ref(), self.alpha, par)
-            }
+            (LstsqMethod::Qr, false) => min_norm_lstsq(&tri, &z, rcond).0,
+            (LstsqMethod::Qr, true) => ridge_augmented_qr(top, p, self.alpha),
         };
         let coef = Array2::from_shape_fn((k, p), |(c, j)| w[(j, c)]);
-        Ok((coef, rank, s))
+        (coef, rank, svd.s)
     }
 
     /// LSQR on each output column, with the centring and row scaling applied implicitly.
@@ -623,99 +594,46 @@ impl Problem {
     }
 }
 
-/// faer's parallelism: rayon over the current pool's threads.
-fn parallelism() -> Par {
-    match NonZeroUsize::new(rayon::current_num_threads()) {
-        Some(t) if t.get() > 1 => Par::Rayon(t),
-        _ => Par::Seq,
-    }
-}
-
-/// `[sqrt(c) (X - 1 xbar^T), sqrt(c) (y - 1 ybar^T)]` as a column-major faer matrix,
-/// copied in row blocks so the row-major input is read once and cache-friendly.
-fn augmented_design(
+/// Rows `start .. start + block.rows()` of `[sqrt(c) (X - 1 xbar^T), sqrt(c) (y - 1 ybar^T)]`
+/// into the column-major `block`.
+fn augmented_rows(
     x: &Array2<f64>,
     y: ArrayView2<f64>,
     weights: Option<&[f64]>,
     x_mean: &[f64],
     y_mean: &[f64],
-) -> Mat<f64> {
-    let (n, p, k) = (x.nrows(), x.ncols(), y.ncols());
-    let mut a = Mat::<f64>::zeros(n, p + k);
-    const BLOCK: usize = 128;
-    for start in (0..n).step_by(BLOCK) {
-        let end = (start + BLOCK).min(n);
-        for j in 0..p + k {
-            let col = &mut a.col_as_slice_mut(j)[start..end];
-            for (o, i) in col.iter_mut().zip(start..end) {
-                let s = weights.map_or(1.0, |w| w[i].sqrt());
-                *o = s * if j < p {
-                    x[[i, j]] - x_mean[j]
-                } else {
-                    y[[i, j - p]] - y_mean[j - p]
-                };
-            }
+    start: usize,
+    block: &mut Matrix,
+) {
+    let p = x.ncols();
+    for b in 0..block.rows() {
+        let i = start + b;
+        let s = weights.map_or(1.0, |w| w[i].sqrt());
+        for (j, (v, m)) in x.row(i).iter().zip(x_mean).enumerate() {
+            block[(b, j)] = s * (v - m);
+        }
+        for (j, (v, m)) in y.row(i).iter().zip(y_mean).enumerate() {
+            block[(b, p + j)] = s * (v - m);
         }
     }
-    a
-}
-
-/// Minimum-norm `argmin ||R w - z||` by column-pivoted QR `R P = Q_2 R_2` and, when the
-/// rank `r` is short, the complete orthogonal decomposition `R_2[..r, ..]^T = Q_3 T`.
-fn min_norm_pivoted_qr(tri: MatRef<f64>, z: MatRef<f64>, rcond: f64, par: Par) -> Mat<f64> {
-    let (p, k) = (tri.ncols(), z.ncols());
-    let qr = tri.col_piv_qr();
-    let r2 = qr.thin_R();
-    let top = r2[(0, 0)].abs();
-    let rank = (0..r2.nrows().min(p))
-        .take_while(|&i| r2[(i, i)].abs() > rcond * top)
-        .count();
-    if rank == 0 {
-        return Mat::zeros(p, k);
-    }
-    let qtz = qr.compute_thin_Q().transpose() * z;
-    let mut c = qtz.get(..rank, ..).to_owned();
-    // [R11 R12] = T^T Q_3^T with R_2[..r, ..]^T = Q_3 T, so w' = Q_3 T^{-T} c.
-    let lq = r2.get(..rank, ..).transpose().qr();
-    let t = lq.thin_R();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(t.transpose(), c.as_mut(), par);
-    let wp = lq.compute_thin_Q() * &c;
-    // A P^T = Q R: column j of R_2 belongs to column perm[j] of R.
-    let (perm, _) = qr.P().arrays();
-    let mut w = Mat::<f64>::zeros(p, k);
-    for (j, &pj) in perm.iter().enumerate() {
-        for col in 0..k {
-            w[(pj, col)] = wp[(j, col)];
-        }
-    }
-    w
 }
 
 /// Ridge by the augmented least squares `[R; sqrt(alpha) I] w ~ [z; 0]` (full rank for
-/// `alpha > 0`), solved by QR of `[[R, z], [sqrt(alpha) I, 0]]` and back substitution.
-fn ridge_augmented_qr(tri: MatRef<f64>, z: MatRef<f64>, alpha: f64, par: Par) -> Mat<f64> {
-    let (r, p, k) = (tri.nrows(), tri.ncols(), z.ncols());
+/// `alpha > 0`): the triangular factor of `[[R, z], [sqrt(alpha) I, 0]]` (`top` is
+/// `[R z]`, `p` the width of `R`), then back substitution.
+fn ridge_augmented_qr(mut top: Matrix, p: usize, alpha: f64) -> Matrix {
+    let c = top.cols();
+    let mut acc = RowQr::new(c);
+    acc.absorb(&mut top);
     let root = alpha.sqrt();
-    let aug = Mat::<f64>::from_fn(r + p, p + k, |i, j| match (i < r, j < p) {
-        (true, true) => tri[(i, j)],
-        (true, false) => z[(i, j - p)],
-        (false, true) => {
-            if i - r == j {
-                root
-            } else {
-                0.0
-            }
-        }
-        (false, false) => 0.0,
-    });
-    let qr = aug.qr();
-    let big = qr.thin_R();
-    let mut w = big.get(..p, p..).to_owned();
-    faer::linalg::triangular_solve::solve_upper_triangular_in_place(
-        big.get(..p, ..p),
-        w.as_mut(),
-        par,
-    );
+    acc.absorb(&mut Matrix::from_fn(
+        p,
+        c,
+        |i, j| if i == j { root } else { 0.0 },
+    ));
+    let big = acc.into_r();
+    let mut w = big.block(0..p, p..c);
+    solve_upper(&big, &mut w);
     w
 }
 

@@ -1,0 +1,42 @@
+//! Dense linear algebra for least squares: Householder QR (plain, column-pivoted and
+//! tall-skinny), one-sided Jacobi SVD, triangular solves and the complete orthogonal
+//! decomposition, on a small column-major [`Matrix`].
+//!
+//! ## How a least-squares problem uses it
+//!
+//! For `min ||A w - y||` with `A` tall (`n x p`, `n >> p`):
+//!
+//! 1. [`tall_r`] (TSQR) factors `[A y] = Q [R z; 0 rho]` block by block, in parallel,
+//!    without forming `Q` or even a column-major copy of `A`: `2 n (p+k)^2` flops, each
+//!    row block in cache. `z = Q^T y` is read off `R`'s last columns.
+//! 2. The `p x p` problem `R w ~ z` is solved by [`Svd`] (one-sided Jacobi: minimum-norm
+//!    `w = V S^+ U^T z`, rank and singular values, as LAPACK `gelsd`) or by
+//!    [`min_norm_lstsq`] (pivoted QR + complete orthogonal decomposition, as `gelsy`).
+//!
+//! The normal equations `A^T A w = A^T y` are never formed: that squares the condition
+//! number. QR and Jacobi work on `A` itself and keep the error at `eps cond(A)`.
+//!
+//! ## Trade-offs, and when not to use this
+//!
+//! - Made for tall-skinny problems and small square ones (`p` up to a few hundred):
+//!   Jacobi SVD is `O(p^3)` per sweep and the pivoted QR recomputes column norms.
+//!   For large square matrices, use a full linear-algebra library (faer, LAPACK).
+//! - Kernels are safe Rust on contiguous slices, vectorised by the compiler for the
+//!   build's target features (`-C target-cpu=native` gives AVX2/FMA).
+//! - Results of [`tall_r`] do not depend on the thread count (fixed chunks, merged in order).
+
+mod cod;
+mod householder;
+mod matrix;
+mod qr;
+mod svd;
+mod triangular;
+
+pub use cod::min_norm_lstsq;
+pub use matrix::Matrix;
+pub use qr::{tall_r, Qr, RowQr};
+pub use svd::Svd;
+pub use triangular::{solve_upper, solve_upper_transposed};
+
+#[cfg(test)]
+mod tests;

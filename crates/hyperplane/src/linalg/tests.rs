@@ -1,0 +1,190 @@
+use super::*;
+use crate::rng::Rng;
+
+fn random(rows: usize, cols: usize, seed: u64) -> Matrix {
+    let mut rng = Rng::new(seed);
+    Matrix::from_fn(rows, cols, |_, _| rng.next_f64() * 2.0 - 1.0)
+}
+
+fn max_abs_diff(a: &Matrix, b: &Matrix) -> f64 {
+    assert_eq!((a.rows(), a.cols()), (b.rows(), b.cols()));
+    let mut m = 0.0f64;
+    for i in 0..a.rows() {
+        for j in 0..a.cols() {
+            m = m.max((a[(i, j)] - b[(i, j)]).abs());
+        }
+    }
+    m
+}
+
+/// `Q` as an explicit `m x m` matrix.
+fn explicit_q(qr: &Qr, m: usize) -> Matrix {
+    let mut q = Matrix::identity(m);
+    qr.apply_q(&mut q);
+    q
+}
+
+/// `R` padded with zero rows to `m x n`.
+fn padded(r: &Matrix, m: usize) -> Matrix {
+    Matrix::from_fn(
+        m,
+        r.cols(),
+        |i, j| if i < r.rows() { r[(i, j)] } else { 0.0 },
+    )
+}
+
+#[test]
+fn qr_is_orthogonal_and_reconstructs() {
+    for (m, n) in [(30, 7), (7, 7), (5, 9)] {
+        let a = random(m, n, 1);
+        let qr = Qr::new(a.clone());
+        let q = explicit_q(&qr, m);
+        let r = qr.r();
+        for i in 0..r.rows() {
+            for j in 0..i {
+                assert_eq!(r[(i, j)], 0.0);
+            }
+        }
+        assert!(max_abs_diff(&q.transpose().matmul(&q), &Matrix::identity(m)) < 1e-12);
+        assert!(
+            max_abs_diff(&q.matmul(&padded(&r, m)), &a) < 1e-12,
+            "{m} x {n}"
+        );
+        let mut qta = a.clone();
+        qr.apply_qt(&mut qta);
+        assert!(max_abs_diff(&qta, &padded(&r, m)) < 1e-12);
+    }
+}
+
+#[test]
+fn pivoted_qr_reconstructs_the_permuted_matrix_with_a_falling_diagonal() {
+    let a = random(12, 6, 2);
+    let qr = Qr::with_column_pivoting(a.clone());
+    let ap = Matrix::from_fn(12, 6, |i, j| a[(i, qr.perm()[j])]);
+    let r = qr.r();
+    assert!(max_abs_diff(&explicit_q(&qr, 12).matmul(&padded(&r, 12)), &ap) < 1e-12);
+    for i in 1..6 {
+        assert!(r[(i, i)].abs() <= r[(i - 1, i - 1)].abs());
+    }
+    let mut sorted = qr.perm().to_vec();
+    sorted.sort();
+    assert_eq!(sorted, (0..6).collect::<Vec<_>>());
+}
+
+/// `R` with each row's sign chosen so the diagonal is non-negative.
+fn sign_normalised(r: &Matrix) -> Matrix {
+    Matrix::from_fn(r.rows(), r.cols(), |i, j| {
+        r[(i, j)] * if r[(i, i)] < 0.0 { -1.0 } else { 1.0 }
+    })
+}
+
+#[test]
+fn tsqr_equals_plain_qr_up_to_row_signs() {
+    // More rows than one parallel chunk, and blocks of uneven size.
+    let (n, c) = (20_001, 6);
+    let a = random(n, c, 3);
+    let tall = tall_r(n, c, |start, block| {
+        for j in 0..c {
+            for (i, v) in block.col_mut(j).iter_mut().enumerate() {
+                *v = a[(start + i, j)];
+            }
+        }
+    });
+    let plain = Qr::new(a).r();
+    let scale = plain[(0, 0)].abs();
+    let diff = max_abs_diff(&sign_normalised(&tall), &sign_normalised(&plain));
+    assert!(diff < 1e-12 * scale, "{diff}");
+}
+
+#[test]
+fn row_qr_keeps_the_gram_matrix() {
+    let (a, b) = (random(9, 4, 4), random(3, 4, 5));
+    let mut acc = RowQr::new(4);
+    acc.absorb(&mut a.clone());
+    let mut other = RowQr::new(4);
+    other.absorb(&mut b.clone());
+    acc.merge(other);
+    let r = acc.into_r();
+    let gram = a.transpose().matmul(&a);
+    let gram = Matrix::from_fn(4, 4, |i, j| gram[(i, j)] + b.transpose().matmul(&b)[(i, j)]);
+    assert!(max_abs_diff(&r.transpose().matmul(&r), &gram) < 1e-12);
+}
+
+#[test]
+fn svd_reconstructs_with_orthonormal_factors() {
+    for (m, n) in [(9, 6), (6, 6), (4, 7)] {
+        let a = random(m, n, 6);
+        let svd = Svd::new(&a);
+        let k = m.min(n);
+        assert_eq!(svd.s.len(), k);
+        assert!(svd.s.windows(2).all(|w| w[0] >= w[1]));
+        let us = Matrix::from_fn(m, k, |i, j| svd.u[(i, j)] * svd.s[j]);
+        assert!(
+            max_abs_diff(&us.matmul(&svd.v.transpose()), &a) < 1e-12,
+            "{m} x {n}"
+        );
+        let eye = Matrix::identity(k);
+        assert!(max_abs_diff(&svd.u.transpose().matmul(&svd.u), &eye) < 1e-12);
+        assert!(max_abs_diff(&svd.v.transpose().matmul(&svd.v), &eye) < 1e-12);
+    }
+}
+
+#[test]
+fn singular_values_of_known_matrices() {
+    let cases: [(Matrix, Vec<f64>); 3] = [
+        (
+            Matrix::from_fn(2, 2, |i, j| [[3.0, 0.0], [4.0, 5.0]][i][j]),
+            vec![45f64.sqrt(), 5f64.sqrt()],
+        ),
+        (Matrix::from_fn(2, 2, |_, _| 1.0), vec![2.0, 0.0]),
+        (
+            Matrix::from_fn(3, 3, |i, j| {
+                [[0.0, -2.0, 0.0], [0.0, 0.0, 1e-20], [3.0, 0.0, 0.0]][i][j]
+            }),
+            vec![3.0, 2.0, 1e-20],
+        ),
+    ];
+    for (a, expected) in cases {
+        let s = Svd::new(&a).s;
+        for (x, e) in s.iter().zip(&expected) {
+            assert!(
+                (x - e).abs() <= 1e-15 * expected[0] + 1e-15 * e.abs(),
+                "{x} vs {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rank_deficient_least_squares_is_minimum_norm() {
+    // A = [a, a, a2] with a2 = 2 a: rank 1, min-norm w = t (1, 1, 2) / 6, t = a.b / a.a.
+    let a = random(8, 1, 7);
+    let x = Matrix::from_fn(8, 3, |i, j| a[(i, 0)] * [1.0, 1.0, 2.0][j]);
+    let b = random(8, 1, 8);
+    let t = (0..8).map(|i| a[(i, 0)] * b[(i, 0)]).sum::<f64>()
+        / (0..8).map(|i| a[(i, 0)] * a[(i, 0)]).sum::<f64>();
+    let expected = [t / 6.0, t / 6.0, t / 3.0];
+    let (w, rank) = min_norm_lstsq(&x, &b, 1e-12);
+    assert_eq!(rank, 1);
+    for (j, e) in expected.iter().enumerate() {
+        assert!((w[(j, 0)] - e).abs() < 1e-12, "{} vs {e}", w[(j, 0)]);
+    }
+    let svd = Svd::new(&x);
+    assert!(svd.s[1] < 1e-14 * svd.s[0]);
+    assert_eq!(
+        min_norm_lstsq(&Matrix::zeros(3, 2), &b.block(0..3, 0..1), 1e-12).1,
+        0
+    );
+}
+
+#[test]
+fn triangular_solves_invert_r_and_its_transpose() {
+    let r = Qr::new(random(6, 5, 9)).r();
+    let b = random(5, 2, 10);
+    let mut x = b.clone();
+    solve_upper(&r, &mut x);
+    assert!(max_abs_diff(&r.matmul(&x), &b) < 1e-12);
+    let mut y = b.clone();
+    solve_upper_transposed(&r, &mut y);
+    assert!(max_abs_diff(&r.transpose().matmul(&y), &b) < 1e-12);
+}
