@@ -234,6 +234,24 @@ impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
             *ob += sum_b * bv;
         }
     }
+
+    /// `diag(X^T D X)_j = sum_n D_n x_nj^2`.
+    fn hess_diag(&self, curvature: &[f64], rows: Range<usize>, out: &mut [f64]) {
+        let d = self.x.n_cols();
+        let bv = self.bias_value();
+        let (ox, ob) = out.split_at_mut(d);
+        let mut sum_b = 0.0;
+        for (k, i) in rows.enumerate() {
+            let dk = curvature[k];
+            if dk != 0.0 {
+                self.x.for_each_in_row(i, |j, x| ox[j] += dk * x * x);
+                sum_b += dk;
+            }
+        }
+        if let Some(ob) = ob.first_mut() {
+            *ob += sum_b * bv * bv;
+        }
+    }
 }
 
 /// The number of rows of each class.
@@ -399,6 +417,17 @@ mod tests {
                 for j in 0..dim {
                     let fd = (gp[j] - gm[j]) / (2.0 * h);
                     assert!((fd - hv[j]).abs() < 1e-5, "{intercept:?} Hv {j}");
+                }
+                // diag H against H e_j, after a trial point whose curvature is reverted
+                e.value_grad(&wp, &mut gp, true);
+                e.revert_curvature();
+                let mut diag = vec![0.0; dim];
+                e.hess_diag(&mut diag);
+                for j in 0..dim {
+                    let mut ej = vec![0.0; dim];
+                    ej[j] = 1.0;
+                    e.hess_vec(&ej, &mut hv);
+                    assert!((diag[j] - hv[j]).abs() < 1e-12, "{intercept:?} diag {j}");
                 }
             });
         }

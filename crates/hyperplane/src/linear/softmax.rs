@@ -152,6 +152,27 @@ impl<M: RowAccess> Objective for MultinomialCrossEntropy<'_, M> {
             self.add_outer(i, &u, out);
         }
     }
+
+    /// `diag(H)` for `W_k`: `sum_n C c_n p_nk (1 - p_nk) x_nj^2` (and `x_nj = 1` for `b_k`).
+    fn hess_diag(&self, curvature: &[f64], rows: Range<usize>, out: &mut [f64]) {
+        let k = self.n_classes;
+        let d = self.x.n_cols();
+        for (r, i) in rows.enumerate() {
+            let row = &curvature[r * (k + 1)..(r + 1) * (k + 1)];
+            let (c, p) = (row[0], &row[1..]);
+            for (m, &pm) in p.iter().enumerate() {
+                let a = c * pm * (1.0 - pm);
+                if a == 0.0 {
+                    continue;
+                }
+                let o = &mut out[m * d..(m + 1) * d];
+                self.x.for_each_in_row(i, |j, x| o[j] += a * x * x);
+                if self.fit_intercept {
+                    out[k * d + m] += a;
+                }
+            }
+        }
+    }
 }
 
 impl Fit for SoftmaxRegression {
@@ -285,6 +306,15 @@ mod tests {
                 let wm: Vec<f64> = w.iter().zip(&v).map(|(a, b)| a - h * b).collect();
                 e.value_grad(&wp, &mut gp, false);
                 e.value_grad(&wm, &mut gm, false);
+                let mut diag = vec![0.0; dim];
+                e.hess_diag(&mut diag);
+                for j in 0..dim {
+                    let mut ej = vec![0.0; dim];
+                    ej[j] = 1.0;
+                    let mut hj = vec![0.0; dim];
+                    e.hess_vec(&ej, &mut hj);
+                    assert!((diag[j] - hj[j]).abs() < 1e-12, "diag {j}");
+                }
                 for j in 0..dim {
                     assert!(((gp[j] - gm[j]) / (2.0 * h) - hv[j]).abs() < 1e-5, "Hv {j}");
                 }

@@ -32,6 +32,8 @@ pub trait Objective: Sync {
     /// Adds `sum_{n in rows} H_n v` to `out`, with `H_n` the Hessian of `loss_n` at the
     /// point whose `curvature` (of these rows) `loss_grad` wrote.
     fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]);
+    /// Adds the diagonal of `sum_{n in rows} H_n` to `out` (Newton's preconditioner).
+    fn hess_diag(&self, curvature: &[f64], rows: Range<usize>, out: &mut [f64]);
 }
 
 /// Rows per chunk, at least; chunks depend only on the row count, never on threads.
@@ -40,12 +42,14 @@ const MIN_CHUNK_ROWS: usize = 2048;
 const MAX_CHUNKS: usize = 32;
 
 /// Evaluates `f`, `grad f` and Hessian products of an [`Objective`] over all rows in
-/// parallel, deterministically; keeps the curvature of the last point evaluated with it.
+/// parallel, deterministically; keeps the curvature of the last point evaluated with it,
+/// and of the one before (see [`Evaluator::revert_curvature`]).
 pub struct Evaluator<'a, O: Objective> {
     obj: &'a O,
     chunks: Vec<Range<usize>>,
     scratch: Vec<Vec<f64>>,
     curvature: Vec<f64>,
+    previous_curvature: Vec<f64>,
     /// Number of full evaluations of `f` so far.
     pub evaluations: usize,
 }
@@ -64,6 +68,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             scratch: vec![vec![0.0; obj.dim()]; chunks.len()],
             chunks,
             curvature: Vec::new(),
+            previous_curvature: Vec::new(),
             evaluations: 0,
         }
     }
@@ -80,6 +85,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         let obj = self.obj;
         let width = obj.curvature_width();
         if keep_curvature {
+            std::mem::swap(&mut self.curvature, &mut self.previous_curvature);
             self.curvature.resize(obj.n_rows() * width, 0.0);
         }
         let curv_parts = split_by_chunks(&mut self.curvature, &self.chunks, width, keep_curvature);
@@ -103,24 +109,48 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         f
     }
 
+    /// Makes the curvature kept before the last `keep_curvature` evaluation current again
+    /// (a rejected trial point), without evaluating anything.
+    pub fn revert_curvature(&mut self) {
+        std::mem::swap(&mut self.curvature, &mut self.previous_curvature);
+    }
+
     /// `H v` at the point last evaluated with `keep_curvature`, written to `out`.
     pub fn hess_vec(&mut self, v: &[f64], out: &mut [f64]) {
         let obj = self.obj;
-        let width = obj.curvature_width();
+        self.sum_over_rows(out, |c, rows, h| obj.hess_vec(c, v, rows, h));
+        let p = obj.penalised();
+        for (o, &vj) in out[..p].iter_mut().zip(&v[..p]) {
+            *o += vj;
+        }
+    }
+
+    /// The diagonal of `H` at the point last evaluated with `keep_curvature`, written to `out`.
+    pub fn hess_diag(&mut self, out: &mut [f64]) {
+        let obj = self.obj;
+        self.sum_over_rows(out, |c, rows, h| obj.hess_diag(c, rows, h));
+        out[..obj.penalised()].iter_mut().for_each(|o| *o += 1.0);
+    }
+
+    /// `out = sum_chunks term(curvature of the chunk, its rows, zeroed scratch)`.
+    fn sum_over_rows<F>(&mut self, out: &mut [f64], term: F)
+    where
+        F: Fn(&[f64], Range<usize>, &mut [f64]) + Sync,
+    {
+        let width = self.obj.curvature_width();
         let curvature = &self.curvature;
         self.chunks
             .par_iter()
             .zip(self.scratch.par_iter_mut())
             .for_each(|(rows, h)| {
                 h.iter_mut().for_each(|x| *x = 0.0);
-                let c = &curvature[rows.start * width..rows.end * width];
-                obj.hess_vec(c, v, rows.clone(), h);
+                term(
+                    &curvature[rows.start * width..rows.end * width],
+                    rows.clone(),
+                    h,
+                );
             });
         self.sum_scratch(out);
-        let p = obj.penalised();
-        for (o, &vj) in out[..p].iter_mut().zip(&v[..p]) {
-            *o += vj;
-        }
     }
 
     /// `out_j = sum_c scratch_c[j]` in chunk order, in parallel over blocks of `j`.
@@ -226,6 +256,11 @@ pub(crate) mod tests {
                 out[j] += curvature[k] * v[j];
             }
         }
+        fn hess_diag(&self, curvature: &[f64], rows: Range<usize>, out: &mut [f64]) {
+            for (k, n) in rows.enumerate() {
+                out[n % self.dim] += curvature[k];
+            }
+        }
     }
 
     impl Quadratic {
@@ -268,6 +303,9 @@ pub(crate) mod tests {
                 let f = e.value_grad(&w, &mut g, true);
                 let mut h = vec![0.0; 5];
                 e.hess_vec(&[1.0; 5], &mut h);
+                let mut diag = vec![0.0; 5];
+                e.hess_diag(&mut diag);
+                assert_eq!(h, diag, "H is diagonal, so H 1 = diag H");
                 (f, g, h)
             })
         };
