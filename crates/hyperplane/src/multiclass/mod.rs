@@ -1,7 +1,7 @@
 //! Multiclass from binary classifiers: one-vs-all and one-vs-one.
 //!
 //! Both reductions work over any binary learner, given as a function from a two-class
-//! [`Dataset`] to a fitted [`Classifier`]; the sub-problems share the feature matrix (it is
+//! [`Dataset`](crate::data::Dataset) to a fitted [`Classifier`](crate::Classifier); the sub-problems share the feature matrix (it is
 //! never copied) and are trained in parallel. Column 1 of a binary sub-model's
 //! `decision_function` is its confidence in the sub-problem's second class.
 //!

@@ -4,7 +4,7 @@
 //! Every function renders into an in-memory `String` of SVG (drawn with `plotters`' SVG
 //! backend, no font or system library involved) and [`write_svg`] saves it atomically.
 //! Every plot has a title, axis labels and a legend, and is sized in pixels (800 x 600
-//! reads well). Bad input is an [`Error`](crate::Error), never a panic: an empty or
+//! reads well). Bad input is an [`Error`], never a panic: an empty or
 //! non-finite series, a log axis with a value `<= 0`, a model that does not take 2
 //! numeric features.
 //!

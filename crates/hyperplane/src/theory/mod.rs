@@ -17,7 +17,7 @@
 //! perceptrons in `d` dimensions. A *break point* `k` is a size no `k` points of which are
 //! shattered; the VC dimension `d_vc = k - 1`.
 //!
-//! **3. A break point bounds everything** ([`bounding`]). With break point `k`,
+//! **3. A break point bounds everything** ([`bounding()`]). With break point `k`,
 //! `m_H(N) <= B(N, k) = sum_{i<k} C(N, i)`, a polynomial of degree `k - 1`
 //! ([`BoundTable`] shows `B(N, k)` beside its recursion `B(N-1, k) + B(N-1, k-1)`).
 //!
