@@ -207,8 +207,13 @@ impl Fit for SoftmaxRegression {
         })?;
         let coef = Array2::from_shape_vec((k, d), w[..k * d].to_vec())
             .map_err(|e| Error::data(e.to_string()))?;
+        // Adding a constant to every free intercept leaves every probability unchanged, so
+        // the optimum is a line; report its point with sum_k b_k = 0 (as the penalty makes
+        // every column of W sum to 0). A preconditioned solver may end anywhere on it.
         let intercept = if fit_intercept {
-            Array1::from_vec(w[k * d..].to_vec())
+            let b = Array1::from_vec(w[k * d..].to_vec());
+            let mean = b.mean().unwrap_or(0.0);
+            b - mean
         } else {
             Array1::zeros(k)
         };
