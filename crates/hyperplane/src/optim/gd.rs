@@ -6,7 +6,9 @@
 //! line search, `eta` starts from twice the last accepted step (first: `step`) and halves
 //! until `f(w - eta g) <= f(w) - 1e-4 eta ||g||^2`.
 
-use super::{axpy, dot, report, Convergence, ConvergenceWarning, Evaluator, Objective, Settings};
+use super::{
+    axpy, dot, report, start, Convergence, ConvergenceWarning, Evaluator, Objective, Settings,
+};
 
 /// The sufficient-decrease constant of the Armijo rule.
 const ARMIJO_C: f64 = 1e-4;
@@ -21,19 +23,10 @@ pub(super) fn gradient_descent<O: Objective>(
     line_search: bool,
 ) -> (Vec<f64>, Convergence) {
     let n = w.len();
-    let mut g = vec![0.0; n];
-    let mut f = eval.value_grad(&w, &mut g, false);
-    if !f.is_finite() {
-        return (
-            w,
-            report(
-                0,
-                f,
-                &g,
-                Some(ConvergenceWarning::Diverged { iteration: 0 }),
-            ),
-        );
-    }
+    let (mut f, mut g) = match start(eval, w.as_slice(), false) {
+        Ok(fg) => fg,
+        Err(c) => return (w, c),
+    };
     let (mut trial, mut g_trial) = (vec![0.0; n], vec![0.0; n]);
     let mut eta = s.step;
     for it in 1..=s.max_iter {

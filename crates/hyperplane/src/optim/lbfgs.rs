@@ -13,7 +13,8 @@
 use std::collections::VecDeque;
 
 use super::{
-    axpy, dot, norm2, report, Convergence, ConvergenceWarning, Evaluator, Objective, Settings,
+    axpy, dot, norm2, report, start, Convergence, ConvergenceWarning, Evaluator, Objective,
+    Settings,
 };
 
 const MEMORY: usize = 10;
@@ -29,19 +30,10 @@ pub(super) fn lbfgs<O: Objective>(
     s: &Settings,
 ) -> (Vec<f64>, Convergence) {
     let n = w.len();
-    let mut g = vec![0.0; n];
-    let mut f = eval.value_grad(&w, &mut g, false);
-    if !f.is_finite() {
-        return (
-            w,
-            report(
-                0,
-                f,
-                &g,
-                Some(ConvergenceWarning::Diverged { iteration: 0 }),
-            ),
-        );
-    }
+    let (mut f, mut g) = match start(eval, w.as_slice(), false) {
+        Ok(fg) => fg,
+        Err(c) => return (w, c),
+    };
     let mut pairs: VecDeque<(Vec<f64>, Vec<f64>, f64)> = VecDeque::with_capacity(MEMORY);
     let mut d = vec![0.0; n];
     let mut search = LineSearch {

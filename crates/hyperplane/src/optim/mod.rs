@@ -200,6 +200,27 @@ pub struct Settings {
 }
 
 /// The report of a finished solve at `w` with objective `f` and gradient `g`.
+/// `f(w)` and its gradient at the starting point, or the report of a start that is already
+/// non-finite (every solver refuses to move from there).
+fn start<O: Objective>(
+    eval: &mut Evaluator<'_, O>,
+    w: &[f64],
+    keep_curvature: bool,
+) -> std::result::Result<(f64, Vec<f64>), Convergence> {
+    let mut g = vec![0.0; w.len()];
+    let f = eval.value_grad(w, &mut g, keep_curvature);
+    if f.is_finite() {
+        Ok((f, g))
+    } else {
+        Err(report(
+            0,
+            f,
+            &g,
+            Some(ConvergenceWarning::Diverged { iteration: 0 }),
+        ))
+    }
+}
+
 fn report(
     iterations: usize,
     f: f64,

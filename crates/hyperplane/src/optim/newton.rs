@@ -22,7 +22,8 @@
 //! one restores the kept curvature instead of evaluating `w` again.
 
 use super::{
-    axpy, dot, norm2, report, Convergence, ConvergenceWarning, Evaluator, Objective, Settings,
+    axpy, dot, norm2, report, start, Convergence, ConvergenceWarning, Evaluator, Objective,
+    Settings,
 };
 
 const ETA0: f64 = 1e-4;
@@ -43,19 +44,10 @@ pub(super) fn tron<O: Objective>(
     s: &Settings,
 ) -> (Vec<f64>, Convergence) {
     let n = w.len();
-    let mut g = vec![0.0; n];
-    let mut f = eval.value_grad(&w, &mut g, true);
-    if !f.is_finite() {
-        return (
-            w,
-            report(
-                0,
-                f,
-                &g,
-                Some(ConvergenceWarning::Diverged { iteration: 0 }),
-            ),
-        );
-    }
+    let (mut f, mut g) = match start(eval, w.as_slice(), true) {
+        Ok(fg) => fg,
+        Err(c) => return (w, c),
+    };
     let mut m = vec![0.0; n];
     preconditioner(eval, &mut m);
     let mut cg = Cg::new(n);
