@@ -1,17 +1,11 @@
 //! `hyperplane theory ...` end to end: every command's JSON against known values, and
 //! one-line errors on bad input.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn hyperplane(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hyperplane"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// Runs `hyperplane theory <line> --json` (`line`: arguments separated by spaces) and
 /// parses its output.
@@ -23,13 +17,7 @@ fn json_of(args: &[&str]) -> Value {
     let mut all = vec!["theory"];
     all.extend_from_slice(args);
     all.push("--json");
-    let out = hyperplane(&all);
-    assert!(
-        out.status.success(),
-        "hyperplane {all:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    common::json_of(&all)
 }
 
 /// Runs `hyperplane theory <line>`, which must fail; returns its one-line error.
@@ -40,13 +28,7 @@ fn fails(line: &str) -> String {
 fn fails_of(args: &[&str]) -> String {
     let mut all = vec!["theory"];
     all.extend_from_slice(args);
-    let out = hyperplane(&all);
-    assert!(!out.status.success(), "hyperplane {all:?} should fail");
-    assert!(out.stdout.is_empty(), "nothing on stdout when failing");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("error: "), "{err}");
-    err
+    common::fails(&all)
 }
 
 fn close(v: &Value, want: f64) -> bool {
@@ -207,7 +189,7 @@ fn every_command_has_help_with_an_example() {
         "shatter",
         "coins",
     ] {
-        let out = hyperplane(&["theory", cmd, "--help"]);
+        let out = common::hyperplane(&["theory", cmd, "--help"]);
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(
