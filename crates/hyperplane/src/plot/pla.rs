@@ -53,7 +53,7 @@ impl Default for PlaOptions {
 
 /// The intermediate steps to draw: updates `>= 1` that are multiples of `every`, before
 /// the last update, the latest `max_lines` of them.
-fn chosen_steps<'a>(trace: &'a Trace, every: usize, max_lines: usize) -> Vec<&'a TraceStep> {
+fn chosen_steps(trace: &Trace, every: usize, max_lines: usize) -> Vec<&TraceStep> {
     let last = trace.steps.last().map_or(0, |s| s.update);
     let mut steps: Vec<&TraceStep> = trace
         .steps

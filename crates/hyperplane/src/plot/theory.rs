@@ -238,14 +238,14 @@ pub fn growth_chart(t: &GrowthTable) -> LineChart {
 
 /// The linear-regression learning curve: measured `E_in` and `E_out` as markers, the
 /// theory `sigma^2 (1 -/+ (d + 1)/N)` dashed (on a fine grid of `N`), and the noise level
-/// `sigma^2` as a line. The x axis is logarithmic when the sizes span a factor of 20.
+/// `sigma^2` as a line. The x axis is logarithmic when the sizes span a factor of 100.
 pub fn linreg_curve_chart(curve: &LearningCurve) -> Result<LineChart> {
     let s = &curve.setup;
     let (lo, hi) = match (curve.points.first(), curve.points.last()) {
         (Some(a), Some(b)) => (a.n as f64, b.n as f64),
         _ => return Err(Error::data("the learning curve has no points")),
     };
-    let log_x = hi >= 20.0 * lo;
+    let log_x = hi >= 100.0 * lo;
     let grid: Vec<f64> = (0..=100)
         .map(|k| {
             let t = k as f64 / 100.0;
@@ -358,7 +358,7 @@ mod tests {
         let setup = LearningCurveSetup {
             d: 3,
             sigma: 0.5,
-            sizes: vec![10, 20, 40, 80, 320],
+            sizes: vec![10, 20, 40, 80, 1280],
             runs: 50,
             seed: 1,
         };
