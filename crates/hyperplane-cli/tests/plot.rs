@@ -1,4 +1,5 @@
-//! `hyperplane plot boundary` and `hyperplane plot learning-curve` end to end.
+//! `hyperplane plot` subcommands end to end: boundary, learning-curve, bounds, growth,
+//! linreg-curve and pla.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -272,4 +273,295 @@ fn help_teaches_by_example() {
     assert!(help.contains("hyperplane plot boundary --model"), "{help}");
     let help = ok(&["plot", "learning-curve", "--help"]);
     assert!(help.contains("--sizes") && help.contains("E_out"), "{help}");
+}
+
+#[test]
+fn boundary_of_a_linear_model_draws_its_line_and_margins() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = blobs(dir.path(), "blobs.csv", false);
+    let model = dir.path().join("lr.json");
+    let out = dir.path().join("lr.svg");
+    ok(&[
+        "train",
+        "--data",
+        s(&data),
+        "--model",
+        "logistic-regression",
+        "--param",
+        "scale=standard",
+        "--out",
+        s(&model),
+    ]);
+    let text = ok(&strs(&boundary_args(
+        &model,
+        &data,
+        &out,
+        &["--resolution", "40"],
+    )));
+    assert!(text.contains("w.x + b = 0: "), "{text}");
+    assert!(text.contains("margins at ±1 dashed"), "{text}");
+    let svg = svg_at(&out);
+    assert!(svg.contains("w.x + b = 0"));
+    let dashed = svg.matches("stroke-dasharray").count();
+    let text = ok(&strs(&boundary_args(
+        &model,
+        &data,
+        &out,
+        &["--resolution", "40", "--no-margins"],
+    )));
+    assert!(!text.contains("margins"), "{text}");
+    let svg = svg_at(&out);
+    assert!(svg.contains("w.x + b = 0"));
+    assert!(svg.matches("stroke-dasharray").count() < dashed || dashed == 0);
+}
+
+#[test]
+fn bounds_table_json_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bounds.svg");
+    let text = ok(&[
+        "plot",
+        "bounds",
+        "--dvc",
+        "3",
+        "--delta",
+        "0.1",
+        "--n-max",
+        "100000",
+        "--points",
+        "6",
+        "--eps",
+        "0.1",
+        "--out",
+        s(&out),
+    ]);
+    // N = 100000: Omega = sqrt(8e-5 ln(4 (2e5^3 + 1) / 0.1)).
+    let want = (8e-5f64 * (4.0 * (2e5f64.powi(3) + 1.0) / 0.1).ln()).sqrt();
+    let last = text.lines().find(|l| l.starts_with("100000 ")).unwrap();
+    assert!(last.contains(&format!("{want:.6}")), "{last} vs {want}");
+    assert!(
+        text.contains("eps = 0.1: the VC bound needs N >= 29300"),
+        "{text}"
+    );
+    let svg = svg_at(&out);
+    assert!(svg.contains("Hoeffding, one hypothesis") && svg.contains("d_vc = 3"));
+
+    let json = ok(&[
+        "plot",
+        "bounds",
+        "--dvc",
+        "2",
+        "--delta",
+        "0.05",
+        "--n-max",
+        "1000",
+        "--binomial",
+        "--json",
+        "--out",
+        s(&out),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["n"], 1);
+    assert_eq!(rows.last().unwrap()["n"], 1000);
+    assert!(rows
+        .iter()
+        .all(|r| r["eps_vc_binomial"].as_f64().unwrap() <= r["eps_vc"].as_f64().unwrap()));
+    assert_eq!(v["out"], s(&out));
+    assert!(svg_at(&out).contains("B(N, 3)"));
+
+    let e = fails(&[
+        "plot",
+        "bounds",
+        "--dvc",
+        "3",
+        "--delta",
+        "1.5",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("delta"), "{e}");
+}
+
+#[test]
+fn growth_table_json_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("growth.svg");
+    let text = ok(&[
+        "plot",
+        "growth",
+        "--set",
+        "perceptron",
+        "--d",
+        "2",
+        "--n-max",
+        "8",
+        "--out",
+        s(&out),
+    ]);
+    assert!(text.contains("d_vc = 3, break point 4"), "{text}");
+    // N = 5: m_H = 22, 2^N = 32, N^3 + 1 = 126, B(5, 4) = 26.
+    let row = text.lines().find(|l| l.starts_with("5 ")).unwrap();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells, ["5", "22", "32", "126", "26"]);
+    let svg = svg_at(&out);
+    assert!(svg.contains("2^N (all dichotomies)") && svg.contains("B(N, 4)"));
+
+    let json = ok(&[
+        "plot",
+        "growth",
+        "--set",
+        "convex",
+        "--n-max",
+        "70",
+        "--json",
+        "--out",
+        s(&out),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["set"]["set"], "convex-sets");
+    assert!(v["vc_dimension"].is_null());
+    // 2^70 is printed in full.
+    assert_eq!(v["rows"][69]["growth"], "1180591620717411303424");
+
+    let e = fails(&["plot", "growth", "--set", "circles", "--out", s(&out)]);
+    assert!(e.contains("rays, intervals, convex, perceptron"), "{e}");
+    let e = fails(&[
+        "plot",
+        "growth",
+        "--set",
+        "rays",
+        "--n-max",
+        "5000",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("n_max"), "{e}");
+}
+
+#[test]
+fn linreg_curve_table_json_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("linreg.svg");
+    let text = ok(&[
+        "plot",
+        "linreg-curve",
+        "--d",
+        "2",
+        "--sigma",
+        "0.5",
+        "--sizes",
+        "6,12,60",
+        "--runs",
+        "300",
+        "--seed",
+        "3",
+        "--out",
+        s(&out),
+    ]);
+    // Theory at N = 6: 0.25 (1 - 3/6) = 0.125 and 0.25 (1 + 3/6) = 0.375.
+    let row = text.lines().find(|l| l.starts_with("6 ")).unwrap();
+    let cells: Vec<f64> = row.split_whitespace().map(|c| c.parse().unwrap()).collect();
+    assert_eq!((cells[2], cells[4]), (0.125, 0.375));
+    assert!((cells[1] / 0.125 - 1.0).abs() < 0.15, "{row}");
+    assert!((cells[3] / 0.375 - 1.0).abs() < 0.15, "{row}");
+    let svg = svg_at(&out);
+    assert!(svg.contains("E_out measured") && svg.contains("sigma^2 (noise level)"));
+
+    let json = ok(&[
+        "plot",
+        "linreg-curve",
+        "--d",
+        "2",
+        "--runs",
+        "20",
+        "--json",
+        "--out",
+        s(&out),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let ns: Vec<u64> = v["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["n"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ns, vec![6, 9, 15, 30, 60, 150]);
+    assert_eq!(v["setup"]["runs"], 20);
+
+    let e = fails(&[
+        "plot",
+        "linreg-curve",
+        "--d",
+        "5",
+        "--sizes",
+        "4",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("d + 1 = 6"), "{e}");
+}
+
+#[test]
+fn pla_walk_table_json_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = blobs(dir.path(), "blobs.csv", false);
+    let out = dir.path().join("pla.svg");
+    let text = ok(&["plot", "pla", "--data", s(&data), "--out", s(&out)]);
+    assert!(text.contains("updates, converged"), "{text}");
+    assert!(text.contains("final line: "), "{text}");
+    let svg = svg_at(&out);
+    assert!(svg.contains("converged") && svg.contains("final: "));
+
+    let json = ok(&[
+        "plot",
+        "pla",
+        "--data",
+        s(&data),
+        "--order",
+        "random",
+        "--seed",
+        "2",
+        "--every",
+        "2",
+        "--json",
+        "--out",
+        s(&out),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["converged"], true);
+    let updates = v["updates"].as_u64().unwrap();
+    assert_eq!(
+        v["trace"]["steps"].as_array().unwrap().len() as u64,
+        updates + 1
+    );
+    assert_eq!(v["classes"], serde_json::json!(["high", "low"]));
+
+    let e = fails(&[
+        "plot",
+        "pla",
+        "--data",
+        s(&data),
+        "--order",
+        "zigzag",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("cyclic or random"), "{e}");
+    let three = blobs(dir.path(), "three.csv", true);
+    let e = fails(&["plot", "pla", "--data", s(&three), "--out", s(&out)]);
+    assert!(e.contains("3 feature columns"), "{e}");
+}
+
+#[test]
+fn help_of_the_new_plots() {
+    for (cmd, example) in [
+        ("bounds", "hyperplane plot bounds --dvc 3"),
+        ("growth", "hyperplane plot growth --set perceptron"),
+        ("linreg-curve", "hyperplane plot linreg-curve --d 5"),
+        ("pla", "hyperplane plot pla --data"),
+    ] {
+        let help = ok(&["plot", cmd, "--help"]);
+        assert!(help.contains(example), "{cmd}: {help}");
+    }
 }

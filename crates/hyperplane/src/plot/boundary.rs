@@ -12,12 +12,13 @@ use ndarray::Array2;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use super::line::{frame, legend, LegendPosition};
+use super::line::{frame, legend, Chart, LegendPosition};
 use super::{check_size, colour, draw_error, font_sizes, pastel};
 use crate::data::input::{Column, Table};
 use crate::data::{labels, Features, Label, RawInput};
 use crate::error::{Error, Result};
 use crate::pipeline::{InputStage, Pipeline};
+use crate::transform::FittedTransform;
 
 /// A line `w . x + b = 0` to draw over the regions (a linear model's boundary, or PLA's
 /// weight after an update), with its margins `w . x + b = ±1` dashed when `margins`.
@@ -147,6 +148,67 @@ fn grid_input(pipeline: &Pipeline, grid: Array2<f64>) -> Result<RawInput> {
     }
 }
 
+/// The boundary `s(x) = 0` of each binary linear model inside `pipeline` (the model
+/// itself, or each one-vs-all / one-vs-one sub-model), in the raw input space of the 2-D
+/// points `x`, with its margins `s(x) = ±1` when `margins`.
+///
+/// The model scores its features `z`: `s = w.z + b`. When every transform between the
+/// input and `z` is affine (numeric columns, standard or min-max scaling), so is `s` in
+/// the input `x`: `s(x) = w'.x + b'`, recovered exactly from three points,
+/// `w'_j = (s(c + h_j e_j) - s(c)) / h_j` and `b' = s(c) - w'.c` (`c` the centre of the
+/// data, `h_j` its span). Empty when the model is not linear or not binary (softmax), when
+/// a transform is not affine (binning, `Phi_Q`: the boundary is then a curve, which the
+/// regions show), or when `w' = 0`.
+pub fn linear_boundaries(
+    pipeline: &Pipeline,
+    x: &Array2<f64>,
+    margins: bool,
+) -> Result<Vec<LinearBoundary>> {
+    let models: Vec<_> = pipeline
+        .model()
+        .linear_models()
+        .into_iter()
+        .filter(|(_, m)| m.is_binary())
+        .collect();
+    let affine = pipeline.transforms().iter().all(|t| {
+        matches!(
+            t,
+            FittedTransform::StandardScale(_) | FittedTransform::MinMaxScale(_)
+        )
+    });
+    if models.is_empty() || !affine {
+        return Ok(Vec::new());
+    }
+    let [(x0, x1), (y0, y1)] = points_box(x)?;
+    let (c, h) = ([(x0 + x1) / 2.0, (y0 + y1) / 2.0], [x1 - x0, y1 - y0]);
+    let probe = ndarray::array![[c[0], c[1]], [c[0] + h[0], c[1]], [c[0], c[1] + h[1]]];
+    let z = pipeline.features(&grid_input(pipeline, probe)?)?;
+    let mut lines = Vec::new();
+    for (name, m) in models {
+        let s = m.scores(&z)?;
+        let w = [
+            (s[[1, 0]] - s[[0, 0]]) / h[0],
+            (s[[2, 0]] - s[[0, 0]]) / h[1],
+        ];
+        let b = s[[0, 0]] - w[0] * c[0] - w[1] * c[1];
+        if w == [0.0, 0.0] || !(w.iter().all(|v| v.is_finite()) && b.is_finite()) {
+            continue;
+        }
+        let label = match name.as_str() {
+            "" => "w.x + b = 0".to_string(),
+            n if n.contains(" vs ") => format!("{n}: w.x + b = 0"),
+            n => format!("{n} vs rest: w.x + b = 0"),
+        };
+        lines.push(LinearBoundary {
+            w,
+            b,
+            label,
+            margins,
+        });
+    }
+    Ok(lines)
+}
+
 /// Checks the inputs and returns the padded data box `((x0, x1), (y0, y1))`.
 fn check(x: &Array2<f64>, labels: &[Label], o: &BoundaryOptions) -> Result<[(f64, f64); 2]> {
     check_size(o.width, o.height)?;
@@ -157,23 +219,6 @@ fn check(x: &Array2<f64>, labels: &[Label], o: &BoundaryOptions) -> Result<[(f64
             "must be in 2..=1000",
         ));
     }
-    if x.ncols() != 2 {
-        return Err(Error::data(format!(
-            "the points have {} columns; a decision-region plot needs exactly 2",
-            x.ncols()
-        )));
-    }
-    if x.nrows() == 0 {
-        return Err(Error::data("there are no points to plot"));
-    }
-    if labels.len() != x.nrows() {
-        return Err(Error::data(format!(
-            "{} points but {} labels",
-            x.nrows(),
-            labels.len()
-        )));
-    }
-    Features::Dense(x.clone()).check_finite("the points")?;
     for l in &o.lines {
         if !(l.w.iter().all(|v| v.is_finite()) && l.b.is_finite()) {
             return Err(Error::param("lines", &l.label, "w and b must be finite"));
@@ -186,6 +231,34 @@ fn check(x: &Array2<f64>, labels: &[Label], o: &BoundaryOptions) -> Result<[(f64
             ));
         }
     }
+    check_points(x, labels)
+}
+
+/// Checks 2-D points and their labels; returns the padded box of [`points_box`].
+pub(super) fn check_points(x: &Array2<f64>, labels: &[Label]) -> Result<[(f64, f64); 2]> {
+    if labels.len() != x.nrows() {
+        return Err(Error::data(format!(
+            "{} points but {} labels",
+            x.nrows(),
+            labels.len()
+        )));
+    }
+    points_box(x)
+}
+
+/// Checks 2-D points (`n x 2`, `n >= 1`, finite) and returns their box padded by 5% of its
+/// span on each side, `[(x0, x1), (y0, y1)]`.
+fn points_box(x: &Array2<f64>) -> Result<[(f64, f64); 2]> {
+    if x.ncols() != 2 {
+        return Err(Error::data(format!(
+            "the points have {} columns; a 2-D plot needs exactly 2",
+            x.ncols()
+        )));
+    }
+    if x.nrows() == 0 {
+        return Err(Error::data("there are no points to plot"));
+    }
+    Features::Dense(x.clone()).check_finite("the points")?;
     let range = |j: usize| {
         let c = x.column(j);
         let (lo, hi) = c
@@ -203,8 +276,45 @@ fn check(x: &Array2<f64>, labels: &[Label], o: &BoundaryOptions) -> Result<[(f64
     Ok([range(0), range(1)])
 }
 
+/// Draws the points `x` as dots coloured by class (`truth[i]` indexes `classes`), one
+/// legend entry per class that has points.
+pub(super) fn draw_points<'a, 'b: 'a, X, Y>(
+    ctx: &mut Chart<'a, 'b, X, Y>,
+    x: &Array2<f64>,
+    truth: &[usize],
+    classes: &[Label],
+) -> Result<()>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    for (c, class) in classes.iter().enumerate() {
+        let style = colour(c).filled();
+        let points = x
+            .rows()
+            .into_iter()
+            .zip(truth)
+            .filter(|(_, &t)| t == c)
+            .map(|(p, _)| (p[0], p[1]))
+            .collect::<Vec<_>>();
+        if points.is_empty() {
+            continue;
+        }
+        ctx.draw_series(points.into_iter().map(|p| Circle::new(p, 4, style)))
+            .map_err(draw_error)?
+            .label(class.to_string())
+            .legend(move |(x, y)| Circle::new((x + 10, y), 5, style));
+    }
+    Ok(())
+}
+
 /// The segment of the line `w . x + b = c` inside the box, if it crosses it.
-fn clip_line(w: [f64; 2], b: f64, c: f64, bx: [(f64, f64); 2]) -> Option<[(f64, f64); 2]> {
+pub(super) fn clip_line(
+    w: [f64; 2],
+    b: f64,
+    c: f64,
+    bx: [(f64, f64); 2],
+) -> Option<[(f64, f64); 2]> {
     let [(x0, x1), (y0, y1)] = bx;
     let mut pts: Vec<(f64, f64)> = Vec::new();
     if w[1] != 0.0 {
@@ -372,23 +482,7 @@ pub fn boundary_svg(
                 ctx.draw_series(margins).map_err(draw_error)?;
             }
         }
-        for (c, class) in classes.iter().enumerate() {
-            let style = colour(c).filled();
-            let points = x
-                .rows()
-                .into_iter()
-                .zip(&truth)
-                .filter(|(_, &t)| t == c)
-                .map(|(p, _)| (p[0], p[1]))
-                .collect::<Vec<_>>();
-            if points.is_empty() {
-                continue;
-            }
-            ctx.draw_series(points.into_iter().map(|p| Circle::new(p, 4, style)))
-                .map_err(draw_error)?
-                .label(class.to_string())
-                .legend(move |(x, y)| Circle::new((x + 10, y), 5, style));
-        }
+        draw_points(&mut ctx, x, &truth, &classes)?;
         let points = x.rows().into_iter().map(|p| (p[0], p[1]));
         legend(
             &mut ctx,

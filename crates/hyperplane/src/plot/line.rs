@@ -165,13 +165,25 @@ fn check_value(series: &str, axis: &str, i: usize, v: f64, log: bool) -> Result<
     Ok(())
 }
 
+/// Widest span of a log axis, in powers of ten.
+const MAX_DECADES: f64 = 300.0;
+
 /// The axis range: `[lo, hi]` widened by 5% of its span each side (by a factor on a log
 /// axis); a single value gets a span around it.
 fn axis_range((lo, hi): (f64, f64), log: bool) -> (f64, f64) {
     if log {
+        // The padded ends and their ratio stay finite (at most 306 decades apart, within
+        // 1e-307 ..= 1e307): an infinite ratio hangs plotters' tick search.
         let (l, h) = (lo.log10(), hi.log10());
-        let pad = if h > l { 0.05 * (h - l) } else { 0.5 };
-        (10f64.powf(l - pad), 10f64.powf(h + pad))
+        let pad = if h > l {
+            (0.05 * (h - l)).min((306.0 - (h - l)) / 2.0).max(0.0)
+        } else {
+            0.5
+        };
+        (
+            10f64.powf((l - pad).max(-307.0)),
+            10f64.powf((h + pad).min(307.0)),
+        )
     } else {
         let pad = if hi > lo {
             0.05 * (hi - lo)
@@ -189,6 +201,13 @@ fn axis_range((lo, hi): (f64, f64), log: bool) -> (f64, f64) {
 pub fn line_chart_svg(chart: &LineChart, width: u32, height: u32) -> Result<String> {
     check_size(width, height)?;
     let (xr, yr) = chart.check()?;
+    for (axis, (lo, hi), log) in [("x", xr, chart.log_x), ("y", yr, chart.log_y)] {
+        if log && (hi / lo).log10() > MAX_DECADES {
+            return Err(Error::data(format!(
+                "the {axis} values span {lo:e} to {hi:e}, more than {MAX_DECADES} decades: too wide for a log axis"
+            )));
+        }
+    }
     let (x0, x1) = axis_range(xr, chart.log_x);
     let (y0, y1) = axis_range(yr, chart.log_y);
     let mut svg = String::new();
@@ -442,6 +461,12 @@ mod tests {
         for tick in ["1", "10", "100", "1000", "1e5", "1e9"] {
             assert!(has_text(&svg, tick), "{tick}");
         }
+        // Values near f64::MAX: the padded range stays finite.
+        c.series = vec![Series::line("huge", vec![(1.0, 1e10), (2.0, 1e306)])];
+        check_well_formed(&line_chart_svg(&c, 800, 600).unwrap()).unwrap();
+        c.series = vec![Series::line("huge", vec![(1.0, 1e-10), (2.0, 1e300)])];
+        let e = line_chart_svg(&c, 800, 600).unwrap_err();
+        assert!(e.to_string().contains("more than 300 decades"), "{e}");
     }
 
     #[test]

@@ -12,7 +12,11 @@
 //! |---|---|---|
 //! | line chart | [`line_chart_svg`] | several [`Series`] against one x: lines, dashed lines, points, mean ± std bands; optional log x / log y |
 //! | learning curve | [`learning_curve_svg`] | E_in and E_out (mean ± std over folds) against the training size, from [`crate::select::learning_curve`] |
-//! | decision regions | [`boundary_svg`] | a grid shaded by predicted class, the boundary between regions, the points by true class, optional lines `w.x + b = 0` (and margins `w.x + b = ±1`) |
+//! | decision regions | [`boundary_svg`] | a grid shaded by predicted class, the boundary between regions, the points by true class, optional lines `w.x + b = 0` (and margins `w.x + b = ±1`, from [`linear_boundaries`] for linear models) |
+//! | PLA's walk | [`pla_svg`] | the perceptron's line after each update (older fainter), the final line bold |
+//! | error bars against N | [`bounds_chart`] | the VC bound `sqrt(8/N ln(4 m_H(2N)/delta))` (polynomial, binomial) beside Hoeffding for one hypothesis, log-log |
+//! | growth functions | [`growth_chart`] | `m_H(N)` beside `2^N` and the bounds `N^d_vc + 1`, `B(N, k)`, log y |
+//! | linear-regression learning curve | [`linreg_curve_chart`] | measured `E_in`, `E_out` beside `sigma^2 (1 -/+ (d+1)/N)` |
 //!
 //! ## A bound against N on a log scale
 //!
@@ -43,10 +47,19 @@
 mod boundary;
 mod learning_curve;
 mod line;
+mod pla;
+mod theory;
 
-pub use boundary::{boundary_svg, input_points_2d, BoundaryOptions, LinearBoundary};
+pub use boundary::{
+    boundary_svg, input_points_2d, linear_boundaries, BoundaryOptions, LinearBoundary,
+};
 pub use learning_curve::learning_curve_svg;
 pub use line::{line_chart_svg, LegendPosition, LineChart, Series, SeriesStyle};
+pub use pla::{pla_svg, PlaOptions};
+pub use theory::{
+    bounds_chart, bounds_table, growth_chart, growth_table, linreg_curve_chart, log_spaced,
+    BoundsRow, BoundsTable, GrowthRow, GrowthTable, Tolerance, GROWTH_N_MAX,
+};
 
 use std::path::Path;
 
