@@ -19,7 +19,7 @@ use std::path::Path;
 
 use crate::data::input::{LabelledInput, RawInput};
 use crate::data::labels::Label;
-use crate::data::matrix::{CsrMatrix, Features};
+use crate::data::matrix::{large_buffer, CsrMatrix, Features};
 use crate::error::{Error, Result};
 
 /// Reads a LIBSVM / SVMlight file into a sparse matrix and its labels (if it has them).
@@ -45,8 +45,8 @@ pub fn parse(
         has_labels: None,
         labels: Vec::new(),
         indptr: vec![0],
-        indices: Vec::with_capacity(bytes.len() / 8),
-        data: Vec::with_capacity(bytes.len() / 8),
+        indices: large_buffer(bytes.len() / 8),
+        data: large_buffer(bytes.len() / 8),
         width: 0,
     };
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {

