@@ -147,6 +147,22 @@ pub(crate) struct BinaryCrossEntropy<'a, M: RowAccess> {
 }
 
 impl<M: RowAccess> BinaryCrossEntropy<'_, M> {
+    /// Row `i` at score `s`, with `z = y s`: the loss `C c ln(1 + exp(-z))`, its derivative
+    /// in `s`, `-C c y sigma(-z)`, and its second derivative `C c sigma(z) sigma(-z)`.
+    #[inline]
+    fn pointwise(&self, i: usize, s: f64) -> (f64, f64, f64) {
+        let (c, y) = (self.weight[i], self.y[i]);
+        let z = y * s;
+        // e = exp(-|z|): ln(1 + exp(-z)) and sigma(-z) from one exponential
+        let e = (-z.abs()).exp();
+        let (log1p, sig_neg) = if z >= 0.0 {
+            (e.ln_1p(), e / (1.0 + e))
+        } else {
+            (-z + e.ln_1p(), 1.0 / (1.0 + e))
+        };
+        (c * log1p, -c * y * sig_neg, c * sig_neg * (1.0 - sig_neg))
+    }
+
     /// The value of the intercept feature (0 without an intercept).
     fn bias_value(&self) -> f64 {
         match self.intercept {
@@ -174,44 +190,55 @@ impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
         1
     }
 
-    fn loss_grad(
+    fn score_width(&self) -> usize {
+        1
+    }
+
+    /// `s_n = w.x_n + b B` (`B` the intercept feature's value).
+    fn scores(&self, w: &[f64], rows: Range<usize>, z: &mut [f64]) {
+        let d = self.x.n_cols();
+        let (wx, wb) = w.split_at(d);
+        let b = wb.first().map_or(0.0, |v| v * self.bias_value());
+        for (zk, i) in z.iter_mut().zip(rows) {
+            *zk = self.x.dot_row(i, wx) + b;
+        }
+    }
+
+    fn loss_grad_at(
         &self,
-        w: &[f64],
+        z: &[f64],
         rows: Range<usize>,
         grad: &mut [f64],
         mut curvature: Option<&mut [f64]>,
     ) -> f64 {
         let d = self.x.n_cols();
-        let bv = self.bias_value();
-        let (wx, wb) = w.split_at(d);
-        let b = wb.first().map_or(0.0, |v| v * bv);
         let (gx, gb) = grad.split_at_mut(d);
         let (mut loss, mut grad_b) = (0.0, 0.0);
         for (k, i) in rows.enumerate() {
-            let c = self.weight[i];
-            let y = self.y[i];
-            let z = y * (self.x.dot_row(i, wx) + b);
-            // e = exp(-|z|): ln(1 + exp(-z)) and sigma(-z) from one exponential
-            let e = (-z.abs()).exp();
-            let (log1p, sig_neg) = if z >= 0.0 {
-                (e.ln_1p(), e / (1.0 + e))
-            } else {
-                (-z + e.ln_1p(), 1.0 / (1.0 + e))
-            };
-            loss += c * log1p;
-            let g = -c * y * sig_neg;
+            let (l, g, h) = self.pointwise(i, z[k]);
+            loss += l;
             if g != 0.0 {
                 self.x.add_row_scaled(i, g, gx);
                 grad_b += g;
             }
             if let Some(cv) = curvature.as_deref_mut() {
-                cv[k] = c * sig_neg * (1.0 - sig_neg);
+                cv[k] = h;
             }
         }
         if let Some(gb) = gb.first_mut() {
-            *gb += grad_b * bv;
+            *gb += grad_b * self.bias_value();
         }
         loss
+    }
+
+    fn line_loss(&self, z: &[f64], q: &[f64], a: f64, rows: Range<usize>) -> (f64, f64) {
+        let (mut loss, mut slope) = (0.0, 0.0);
+        for (k, i) in rows.enumerate() {
+            let (l, g, _) = self.pointwise(i, z[k] + a * q[k]);
+            loss += l;
+            slope += g * q[k];
+        }
+        (loss, slope)
     }
 
     fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]) {
@@ -390,6 +417,8 @@ mod tests {
                 };
                 let dim = obj.dim();
                 let w: Vec<f64> = (0..dim).map(|j| 0.3 - 0.4 * j as f64).collect();
+                let along: Vec<f64> = (0..dim).map(|j| 0.5 - 0.3 * j as f64).collect();
+                crate::optim::objective::tests::check_line(&obj, &w, &along);
                 let mut e = Evaluator::new(&obj);
                 let mut g = vec![0.0; dim];
                 e.value_grad(&w, &mut g, true);

@@ -58,7 +58,7 @@ pub(crate) struct MultinomialCrossEntropy<'a, M: RowAccess> {
 
 impl<M: RowAccess> MultinomialCrossEntropy<'_, M> {
     /// `s_k = W_k.x_i + b_k` into `s`.
-    fn scores(&self, w: &[f64], i: usize, s: &mut [f64]) {
+    fn row_scores(&self, w: &[f64], i: usize, s: &mut [f64]) {
         let d = self.x.n_cols();
         let k = self.n_classes;
         for (c, sc) in s.iter_mut().enumerate() {
@@ -67,6 +67,23 @@ impl<M: RowAccess> MultinomialCrossEntropy<'_, M> {
                 *sc += w[k * d + c];
             }
         }
+    }
+
+    /// Turns the scores `s` of row `i` into the probabilities `p = softmax(s)` and returns
+    /// the row's loss `C c_i (ln sum_k exp(s_k) - s_y)`, computed stably after subtracting
+    /// `max_k s_k`.
+    fn probabilities(&self, i: usize, s: &mut [f64]) -> f64 {
+        let max = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let shifted_y = s[self.targets[i]] - max;
+        let mut z = 0.0;
+        for v in s.iter_mut() {
+            *v = (*v - max).exp();
+            z += *v;
+        }
+        // -ln p_y = ln z - (s_y - max), with z = sum_k exp(s_k - max) >= 1
+        let loss = self.weight[i] * (z.ln() - shifted_y);
+        s.iter_mut().for_each(|v| *v /= z);
+        loss
     }
 
     /// `grad_Wk += a_k x_i` (and `grad_bk += a_k`) for every class.
@@ -99,9 +116,20 @@ impl<M: RowAccess> Objective for MultinomialCrossEntropy<'_, M> {
         self.n_classes + 1
     }
 
-    fn loss_grad(
+    fn score_width(&self) -> usize {
+        self.n_classes
+    }
+
+    fn scores(&self, w: &[f64], rows: Range<usize>, z: &mut [f64]) {
+        let k = self.n_classes;
+        for (s, i) in z.chunks_exact_mut(k).zip(rows) {
+            self.row_scores(w, i, s);
+        }
+    }
+
+    fn loss_grad_at(
         &self,
-        w: &[f64],
+        z: &[f64],
         rows: Range<usize>,
         grad: &mut [f64],
         mut curvature: Option<&mut [f64]>,
@@ -110,29 +138,39 @@ impl<M: RowAccess> Objective for MultinomialCrossEntropy<'_, M> {
         let mut s = vec![0.0; k];
         let mut loss = 0.0;
         for (r, i) in rows.enumerate() {
+            s.copy_from_slice(&z[r * k..(r + 1) * k]);
             let c = self.weight[i];
-            self.scores(w, i, &mut s);
-            let max = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let mut z = 0.0;
-            for v in s.iter_mut() {
-                *v = (*v - max).exp();
-                z += *v;
-            }
-            let y = self.targets[i];
-            // -ln p_y = ln z - (s_y - max); s now holds exp(s - max)
-            loss += c * (z.ln() - s[y].ln());
-            s.iter_mut().for_each(|v| *v /= z);
+            loss += self.probabilities(i, &mut s);
             if let Some(cv) = curvature.as_deref_mut() {
                 let row = &mut cv[r * (k + 1)..(r + 1) * (k + 1)];
                 row[0] = c;
                 row[1..].copy_from_slice(&s);
             }
+            let y = self.targets[i];
             for (j, v) in s.iter_mut().enumerate() {
                 *v = c * (*v - f64::from(u8::from(j == y)));
             }
             self.add_outer(i, &s, grad);
         }
         loss
+    }
+
+    /// The slope is `sum_n C c_n sum_k (p_nk - [k = y_n]) q_nk`.
+    fn line_loss(&self, z: &[f64], q: &[f64], a: f64, rows: Range<usize>) -> (f64, f64) {
+        let k = self.n_classes;
+        let mut s = vec![0.0; k];
+        let (mut loss, mut slope) = (0.0, 0.0);
+        for (r, i) in rows.enumerate() {
+            let (zr, qr) = (&z[r * k..(r + 1) * k], &q[r * k..(r + 1) * k]);
+            for ((sj, zj), qj) in s.iter_mut().zip(zr).zip(qr) {
+                *sj = zj + a * qj;
+            }
+            loss += self.probabilities(i, &mut s);
+            let y = self.targets[i];
+            let dot: f64 = s.iter().zip(qr).map(|(p, qj)| p * qj).sum();
+            slope += self.weight[i] * (dot - qr[y]);
+        }
+        (loss, slope)
     }
 
     fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]) {
@@ -144,7 +182,7 @@ impl<M: RowAccess> Objective for MultinomialCrossEntropy<'_, M> {
             if c == 0.0 {
                 continue;
             }
-            self.scores(v, i, &mut u);
+            self.row_scores(v, i, &mut u);
             let mean: f64 = p.iter().zip(&u).map(|(a, b)| a * b).sum();
             for (uj, pj) in u.iter_mut().zip(p) {
                 *uj = c * pj * (*uj - mean);
@@ -291,6 +329,8 @@ mod tests {
                 let dim = obj.dim();
                 let w: Vec<f64> = (0..dim).map(|j| 0.3 - 0.2 * j as f64).collect();
                 let v: Vec<f64> = (0..dim).map(|j| 1.0 - 0.1 * j as f64).collect();
+                let along: Vec<f64> = (0..dim).map(|j| 0.5 - 0.3 * j as f64).collect();
+                crate::optim::objective::tests::check_line(&obj, &w, &along);
                 let mut e = Evaluator::new(&obj);
                 let mut g = vec![0.0; dim];
                 e.value_grad(&w, &mut g, true);

@@ -9,6 +9,11 @@
 //! The direction `d = -H g` comes from the two-loop recursion over the last 10 pairs
 //! `(s, y) = (w_{k+1} - w_k, g_{k+1} - g_k)` with `H_0 = (s.y / y.y) I`; pairs with
 //! `s.y <= 0` are skipped so `H` stays positive definite.
+//!
+//! The data term is a function of the scores `z(w)`, linear in `w`, so the line search
+//! works on `z(w) + a z(d)`: one pass over the rows computes `z(d)`, every trial step is
+//! `O(N)`, and one more pass gives the gradient at the accepted step. An iteration costs
+//! two passes however many trials its line search makes.
 
 use std::collections::VecDeque;
 
@@ -36,7 +41,8 @@ pub(super) fn lbfgs<O: Objective>(
     };
     let mut pairs: VecDeque<(Vec<f64>, Vec<f64>, f64)> = VecDeque::with_capacity(MEMORY);
     let mut d = vec![0.0; n];
-    let mut search = LineSearch {
+    // the accepted point and its gradient
+    let mut search = Accepted {
         w: vec![0.0; n],
         g: vec![0.0; n],
     };
@@ -56,10 +62,11 @@ pub(super) fn lbfgs<O: Objective>(
         } else {
             1.0
         };
-        let Some(f_new) = search.run(eval, &w, f, slope, &d, first) else {
+        let Some(a) = line_search(eval, &w, f, slope, &d, first) else {
             let warning = ConvergenceWarning::LineSearchFailed { iteration: it };
             return (w, report(it, f, &g, Some(warning)));
         };
+        let f_new = eval.line_accept(a, &mut search.w, &mut search.g);
         let step: Vec<f64> = search.w.iter().zip(&w).map(|(a, b)| a - b).collect();
         let change: Vec<f64> = search.g.iter().zip(&g).map(|(a, b)| a - b).collect();
         let sy = dot(&step, &change);
@@ -110,90 +117,75 @@ struct Point {
     slope: f64,
 }
 
-/// The strong-Wolfe line search; holds the last point evaluated and its gradient.
-struct LineSearch {
+/// The point a line search accepted, and its gradient.
+struct Accepted {
     w: Vec<f64>,
     g: Vec<f64>,
 }
 
-impl LineSearch {
-    fn eval<O: Objective>(
-        &mut self,
-        e: &mut Evaluator<'_, O>,
-        w0: &[f64],
-        d: &[f64],
-        a: f64,
-    ) -> Point {
-        self.w.copy_from_slice(w0);
-        axpy(a, d, &mut self.w);
-        let f = e.value_grad(&self.w, &mut self.g, false);
-        Point {
-            a,
-            f,
-            slope: dot(&self.g, d),
+/// A step `a` along `d` from `w0` meeting the strong Wolfe conditions, or `None` when none
+/// was found within the budget and no decrease was seen. Trials cost `O(N)` each
+/// ([`Evaluator::line`]).
+fn line_search<O: Objective>(
+    e: &mut Evaluator<'_, O>,
+    w0: &[f64],
+    f0: f64,
+    slope0: f64,
+    d: &[f64],
+    first: f64,
+) -> Option<f64> {
+    e.line_start(w0, d);
+    let at = |a: f64| {
+        let (f, slope) = e.line(a);
+        Point { a, f, slope }
+    };
+    let start = Point {
+        a: 0.0,
+        f: f0,
+        slope: slope0,
+    };
+    let armijo = |p: &Point| p.f.is_finite() && p.f <= f0 + C1 * p.a * slope0;
+    let curvature = |p: &Point| p.slope.abs() <= -C2 * slope0;
+    let (mut prev, mut a) = (start, first);
+    let mut evals = 0;
+    let (mut lo, mut hi) = loop {
+        let p = at(a);
+        evals += 1;
+        if !armijo(&p) || (evals > 1 && p.f >= prev.f) {
+            break (prev, p);
         }
-    }
-
-    /// A step meeting the strong Wolfe conditions (its point and gradient left in `self`),
-    /// or `None` when none was found within the budget and no decrease was seen.
-    fn run<O: Objective>(
-        &mut self,
-        e: &mut Evaluator<'_, O>,
-        w0: &[f64],
-        f0: f64,
-        slope0: f64,
-        d: &[f64],
-        first: f64,
-    ) -> Option<f64> {
-        let start = Point {
-            a: 0.0,
-            f: f0,
-            slope: slope0,
-        };
-        let armijo = |p: &Point| p.f.is_finite() && p.f <= f0 + C1 * p.a * slope0;
-        let curvature = |p: &Point| p.slope.abs() <= -C2 * slope0;
-        let (mut prev, mut a) = (start, first);
-        let mut evals = 0;
-        let (mut lo, mut hi) = loop {
-            let p = self.eval(e, w0, d, a);
-            evals += 1;
-            if !armijo(&p) || (evals > 1 && p.f >= prev.f) {
-                break (prev, p);
-            }
+        if curvature(&p) {
+            return Some(p.a);
+        }
+        if p.slope >= 0.0 {
+            break (p, prev);
+        }
+        if evals >= MAX_LINE_SEARCH {
+            return Some(p.a);
+        }
+        prev = p;
+        a *= 2.0;
+    };
+    while evals < MAX_LINE_SEARCH {
+        let p = at(interpolate(&lo, &hi));
+        evals += 1;
+        if !armijo(&p) || p.f >= lo.f {
+            hi = p;
+        } else {
             if curvature(&p) {
-                return Some(p.f);
+                return Some(p.a);
             }
-            if p.slope >= 0.0 {
-                break (p, prev);
+            if p.slope * (hi.a - lo.a) >= 0.0 {
+                hi = lo;
             }
-            if evals >= MAX_LINE_SEARCH {
-                return Some(p.f);
-            }
-            prev = p;
-            a *= 2.0;
-        };
-        while evals < MAX_LINE_SEARCH {
-            let a = interpolate(&lo, &hi);
-            let p = self.eval(e, w0, d, a);
-            evals += 1;
-            if !armijo(&p) || p.f >= lo.f {
-                hi = p;
-            } else {
-                if curvature(&p) {
-                    return Some(p.f);
-                }
-                if p.slope * (hi.a - lo.a) >= 0.0 {
-                    hi = lo;
-                }
-                lo = p;
-            }
-            if (hi.a - lo.a).abs() <= 1e-16 * lo.a.abs().max(1e-300) {
-                break;
-            }
+            lo = p;
         }
-        // No strong-Wolfe step: settle for the best decrease seen, if any.
-        (lo.a > 0.0 && lo.f < f0).then(|| self.eval(e, w0, d, lo.a).f)
+        if (hi.a - lo.a).abs() <= 1e-16 * lo.a.abs().max(1e-300) {
+            break;
+        }
     }
+    // No strong-Wolfe step: settle for the best decrease seen, if any.
+    (lo.a > 0.0 && lo.f < f0).then_some(lo.a)
 }
 
 /// The minimiser of the cubic through `lo` and `hi` (values and slopes), kept inside the

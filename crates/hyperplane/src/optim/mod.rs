@@ -95,7 +95,7 @@ impl Convergence {
 mod gd;
 mod lbfgs;
 mod newton;
-mod objective;
+pub(crate) mod objective;
 
 pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
 

@@ -1,14 +1,24 @@
-//! The objective contract: `f(w) = 1/2 sum_{j < p} w_j^2 + sum_n loss_n(w)`.
+//! The objective contract: `f(w) = 1/2 sum_{j < p} w_j^2 + sum_n loss_n(z_n(w))`.
 //!
-//! A learner states only its data term, row by row ([`Objective::loss_grad`] over a batch
-//! of rows, and [`Objective::hess_vec`] for Newton); the first `p = penalised()` parameters
-//! carry the L2 penalty and the rest (intercepts) are free. [`Evaluator`] sums the batches
-//! over fixed row chunks in parallel with rayon and adds the chunk results in chunk order,
-//! so the result does not depend on the number of threads.
+//! Every data term here is a linear model's: row `n` enters only through its scores
+//! `z_n(w)` (one per row for a binary model, one per class for softmax), which are linear
+//! in `w`. A learner states its data term row by row: [`Objective::scores`],
+//! [`Objective::loss_grad_at`] given the scores, [`Objective::line_loss`] along a line, and
+//! [`Objective::hess_vec`] for Newton; [`Objective::loss_grad`] (a batch of rows at `w`)
+//! follows from them. The first `p = penalised()` parameters carry the L2 penalty and the
+//! rest (intercepts) are free. [`Evaluator`] sums the batches over fixed row chunks in
+//! parallel with rayon and adds the chunk results in chunk order, so the result does not
+//! depend on the number of threads.
+//!
+//! Linearity is what makes a line search cheap: with `z = z(w)` and `q = z(d)` known,
+//! `f(w + a d)` and its slope need `O(N)` work for any `a` and no pass over the data
+//! ([`Evaluator::line_start`], [`Evaluator::line`], [`Evaluator::line_accept`]).
 
 use std::ops::Range;
 
 use rayon::prelude::*;
+
+use super::axpy;
 
 /// A data term that can be evaluated on any batch of rows.
 pub trait Objective: Sync {
@@ -20,6 +30,23 @@ pub trait Objective: Sync {
     fn penalised(&self) -> usize;
     /// Values kept per row for Hessian products (0: no Hessian).
     fn curvature_width(&self) -> usize;
+    /// Scores per row.
+    fn score_width(&self) -> usize;
+    /// Writes the scores `z_n(w)` of `rows` into `z` (`score_width()` values per row);
+    /// `z_n` is linear in `w`.
+    fn scores(&self, w: &[f64], rows: Range<usize>, z: &mut [f64]);
+    /// `sum_{n in rows} loss_n` at the scores `z` (of these rows); adds the gradient in `w`
+    /// into `grad`, and when `curvature` is given writes `curvature_width()` values per row.
+    fn loss_grad_at(
+        &self,
+        z: &[f64],
+        rows: Range<usize>,
+        grad: &mut [f64],
+        curvature: Option<&mut [f64]>,
+    ) -> f64;
+    /// `(sum_{n in rows} loss_n(z_n + a q_n), its derivative in a)`: the data term along
+    /// the line `w + a d` with `z = z(w)`, `q = z(d)` (of these rows).
+    fn line_loss(&self, z: &[f64], q: &[f64], a: f64, rows: Range<usize>) -> (f64, f64);
     /// `sum_{n in rows} loss_n(w)`; adds its gradient into `grad`, and when `curvature` is
     /// given writes `curvature_width()` values per row of `rows` into it.
     fn loss_grad(
@@ -28,7 +55,11 @@ pub trait Objective: Sync {
         rows: Range<usize>,
         grad: &mut [f64],
         curvature: Option<&mut [f64]>,
-    ) -> f64;
+    ) -> f64 {
+        let mut z = vec![0.0; rows.len() * self.score_width()];
+        self.scores(w, rows.clone(), &mut z);
+        self.loss_grad_at(&z, rows, grad, curvature)
+    }
     /// Adds `sum_{n in rows} H_n v` to `out`, with `H_n` the Hessian of `loss_n` at the
     /// point whose `curvature` (of these rows) `loss_grad` wrote.
     fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]);
@@ -50,8 +81,24 @@ pub struct Evaluator<'a, O: Objective> {
     scratch: Vec<Vec<f64>>,
     curvature: Vec<f64>,
     previous_curvature: Vec<f64>,
+    /// The line `w + a d` of [`Evaluator::line_start`]: `z(w)`, `z(d)`, `w` and `d`, and
+    /// over the penalised parameters `w.w`, `w.d`, `d.d`.
+    line: Line,
     /// Number of full evaluations of `f` so far.
     pub evaluations: usize,
+}
+
+#[derive(Default)]
+struct Line {
+    /// `z` holds the scores of `w` (set by `line_start` and `line_accept`).
+    scored: bool,
+    z: Vec<f64>,
+    q: Vec<f64>,
+    w: Vec<f64>,
+    d: Vec<f64>,
+    ww: f64,
+    wd: f64,
+    dd: f64,
 }
 
 impl<'a, O: Objective> Evaluator<'a, O> {
@@ -69,6 +116,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             chunks,
             curvature: Vec::new(),
             previous_curvature: Vec::new(),
+            line: Line::default(),
             evaluations: 0,
         }
     }
@@ -81,6 +129,97 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// `f(w)`, with `grad f(w)` written to `grad`; with `keep_curvature` the curvature at
     /// `w` is kept for [`Evaluator::hess_vec`].
     pub fn value_grad(&mut self, w: &[f64], grad: &mut [f64], keep_curvature: bool) -> f64 {
+        let obj = self.obj;
+        self.sum_loss_grad(w, grad, keep_curvature, |rows, g, curv| {
+            obj.loss_grad(w, rows, g, curv)
+        })
+    }
+
+    /// Starts a line search from `w` along `d`: one pass over the rows for the scores of
+    /// `d` (and of `w`, unless `w` is the point the last line search accepted). Then
+    /// [`Evaluator::line`] gives `f(w + a d)` for any `a` without touching the rows, and
+    /// [`Evaluator::line_accept`] moves to the chosen point.
+    pub fn line_start(&mut self, w: &[f64], d: &[f64]) {
+        let obj = self.obj;
+        let width = obj.score_width();
+        let line = &mut self.line;
+        let known = line.scored && line.w == w;
+        line.w.clear();
+        line.w.extend_from_slice(w);
+        line.d.clear();
+        line.d.extend_from_slice(d);
+        line.z.resize(obj.n_rows() * width, 0.0);
+        line.q.resize(obj.n_rows() * width, 0.0);
+        let zs = split_by_chunks(&mut line.z, &self.chunks, width, !known);
+        let qs = split_by_chunks(&mut line.q, &self.chunks, width, true);
+        self.chunks
+            .par_iter()
+            .zip(zs.into_par_iter().zip(qs.into_par_iter()))
+            .for_each(|(rows, (z, q))| {
+                if let Some(z) = z {
+                    obj.scores(w, rows.clone(), z);
+                }
+                obj.scores(d, rows.clone(), q.expect("always split"));
+            });
+        line.scored = true;
+        let p = obj.penalised();
+        let (wp, dp) = (&w[..p], &d[..p]);
+        (line.ww, line.wd, line.dd) = (dot(wp, wp), dot(wp, dp), dot(dp, dp));
+    }
+
+    /// `(f(w + a d), d.grad f(w + a d))` on the line of [`Evaluator::line_start`]:
+    /// `O(N)` work, no pass over the rows.
+    pub fn line(&self, a: f64) -> (f64, f64) {
+        let obj = self.obj;
+        let width = obj.score_width();
+        let line = &self.line;
+        let parts: Vec<(f64, f64)> = self
+            .chunks
+            .par_iter()
+            .map(|rows| {
+                let span = rows.start * width..rows.end * width;
+                obj.line_loss(&line.z[span.clone()], &line.q[span], a, rows.clone())
+            })
+            .collect();
+        let (mut f, mut slope) = parts
+            .iter()
+            .fold((0.0, 0.0), |(f, s), (pf, ps)| (f + pf, s + ps));
+        f += 0.5 * (line.ww + 2.0 * a * line.wd + a * a * line.dd);
+        slope += line.wd + a * line.dd;
+        (f, slope)
+    }
+
+    /// Moves to `w + a d` on the line of [`Evaluator::line_start`]: writes the point to
+    /// `w_out` and returns `f` there with its gradient in `grad`, from the scores
+    /// `z(w) + a z(d)` (one pass over the rows, for the gradient).
+    pub fn line_accept(&mut self, a: f64, w_out: &mut [f64], grad: &mut [f64]) -> f64 {
+        let line = &mut self.line;
+        w_out.copy_from_slice(&line.w);
+        axpy(a, &line.d, w_out);
+        axpy(a, &line.q, &mut line.z);
+        line.w.copy_from_slice(w_out);
+        let z = std::mem::take(&mut line.z);
+        let obj = self.obj;
+        let width = obj.score_width();
+        let f = self.sum_loss_grad(w_out, grad, false, |rows, g, curv| {
+            obj.loss_grad_at(&z[rows.start * width..rows.end * width], rows, g, curv)
+        });
+        self.line.z = z;
+        f
+    }
+
+    /// `sum_chunks term(rows, zeroed scratch, curvature)` plus the penalty of `w`, with its
+    /// gradient written to `grad`.
+    fn sum_loss_grad<F>(
+        &mut self,
+        w: &[f64],
+        grad: &mut [f64],
+        keep_curvature: bool,
+        term: F,
+    ) -> f64
+    where
+        F: Fn(Range<usize>, &mut [f64], Option<&mut [f64]>) -> f64 + Sync,
+    {
         self.evaluations += 1;
         let obj = self.obj;
         let width = obj.curvature_width();
@@ -96,7 +235,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             .zip(curv_parts.into_par_iter())
             .map(|((rows, g), curv)| {
                 g.iter_mut().for_each(|v| *v = 0.0);
-                obj.loss_grad(w, rows.clone(), g, curv)
+                term(rows.clone(), g, curv)
             })
             .collect();
         self.sum_scratch(grad);
@@ -231,24 +370,40 @@ pub(crate) mod tests {
         fn curvature_width(&self) -> usize {
             1
         }
-        fn loss_grad(
+        fn score_width(&self) -> usize {
+            1
+        }
+        fn scores(&self, w: &[f64], rows: Range<usize>, z: &mut [f64]) {
+            for (zk, n) in z.iter_mut().zip(rows) {
+                *zk = w[n % self.dim];
+            }
+        }
+        fn loss_grad_at(
             &self,
-            w: &[f64],
+            z: &[f64],
             rows: Range<usize>,
             grad: &mut [f64],
             mut curvature: Option<&mut [f64]>,
         ) -> f64 {
             let mut f = 0.0;
             for (k, n) in rows.enumerate() {
-                let j = n % self.dim;
-                let r = w[j] - self.b[n];
+                let r = z[k] - self.b[n];
                 f += 0.5 * self.a[n] * r * r;
-                grad[j] += self.a[n] * r;
+                grad[n % self.dim] += self.a[n] * r;
                 if let Some(c) = curvature.as_deref_mut() {
                     c[k] = self.a[n];
                 }
             }
             f
+        }
+        fn line_loss(&self, z: &[f64], q: &[f64], a: f64, rows: Range<usize>) -> (f64, f64) {
+            let (mut f, mut slope) = (0.0, 0.0);
+            for (k, n) in rows.enumerate() {
+                let r = z[k] + a * q[k] - self.b[n];
+                f += 0.5 * self.a[n] * r * r;
+                slope += self.a[n] * r * q[k];
+            }
+            (f, slope)
         }
         fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]) {
             for (k, n) in rows.enumerate() {
@@ -286,6 +441,50 @@ pub(crate) mod tests {
                 })
                 .collect()
         }
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-10 * a.abs().max(b.abs()).max(1.0)
+    }
+
+    /// Checks the line of [`Evaluator::line_start`] from `w` along `d` against full
+    /// evaluations at `w + a d` (values and slopes `d.grad f`), then accepts a step and
+    /// checks the line from there, whose start reuses the accepted scores.
+    pub fn check_line<O: Objective>(obj: &O, w: &[f64], d: &[f64]) {
+        let mut e = Evaluator::new(obj);
+        check_points(&mut e, w, d);
+        let (mut moved, mut g_moved) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+        let f = e.line_accept(0.7, &mut moved, &mut g_moved);
+        let mut point = w.to_vec();
+        axpy(0.7, d, &mut point);
+        assert_eq!(moved, point);
+        let mut g = vec![0.0; w.len()];
+        assert!(close(f, e.value_grad(&point, &mut g, false)));
+        assert!(g.iter().zip(&g_moved).all(|(a, b)| close(*a, *b)));
+        check_points(&mut e, &moved, d);
+    }
+
+    fn check_points<O: Objective>(e: &mut Evaluator<'_, O>, w: &[f64], d: &[f64]) {
+        let mut g = vec![0.0; w.len()];
+        e.line_start(w, d);
+        for a in [0.0, 0.5, -1.0, 3.0] {
+            let (f, slope) = e.line(a);
+            let mut point = w.to_vec();
+            axpy(a, d, &mut point);
+            let f_full = e.value_grad(&point, &mut g, false);
+            assert!(close(f, f_full), "f at a = {a}: {f} vs {f_full}");
+            assert!(close(slope, dot(&g, d)), "slope at a = {a}");
+        }
+    }
+
+    #[test]
+    fn line_agrees_with_full_evaluations() {
+        let q = Quadratic::new(5_000, 5);
+        check_line(
+            &q,
+            &[0.3, -1.0, 2.0, 0.1, 0.7],
+            &[1.0, 0.5, -0.25, 2.0, -1.0],
+        );
     }
 
     #[test]
