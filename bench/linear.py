@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """L2 logistic regression side by side: hyperplane, LIBLINEAR and scikit-learn on the same data.
 
-Usage:  python3 bench/linear.py [--repeats 3] [--only adult,sparse]
+Usage:  python3 bench/linear.py [--repeats 3] [--only adult,sparse,sgd]
 Needs:  ../shared/peers/setup.sh (scikit-learn 1.9.1, liblinear-train 2.3) and
         ../shared/data/adult/adult_{train,test}.libsvm.
 
@@ -14,8 +14,12 @@ no intercept. For each data set:
   of 0.1, 0.03, 0.01, 0.001, 1e-4 that (a) reaches LIBLINEAR's objective (ratio: LIBLINEAR
   wall / ours wall) and (b) reaches scikit-learn's test accuracy within 0.1 percentage
   point (ratio: scikit-learn fit / ours fit);
+  and L-BFGS with scikit-learn's own stopping rule (tol 1e-4 on the largest gradient entry
+  of the mean loss) against scikit-learn;
 - scikit-learn: LogisticRegression(solver="lbfgs", C=1, fit_intercept=False), default tol,
   max_iter=1000, fit time only (OMP/OPENBLAS threads 1).
+`sgd`: seconds per epoch of Perceptron and SGDClassifier (hinge, log; 5 shuffled epochs,
+no early stopping) against the release example `sgd_bench` on the sparse set.
 Times: total wall time of each process (reading + fit; LIBLINEAR reports nothing finer),
 and the fit alone for hyperplane and scikit-learn. Peak RSS from /usr/bin/time.
 The sparse set (200,000 + 20,000 test rows x 50,000 features, 80 non-zeros per row, labels
@@ -35,6 +39,27 @@ from run import ONE_THREAD, PY_ENV, ROOT, median, timed  # noqa: E402
 
 ADULT = os.path.join(ROOT, "..", "shared", "data", "adult")
 BIN = os.path.join(ROOT, "target", "release", "examples", "logistic_bench")
+SGD_BIN = os.path.join(ROOT, "target", "release", "examples", "sgd_bench")
+EPOCHS = 5
+
+SKLEARN_SGD = r'''
+import json, sys, time, warnings
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+from sklearn.linear_model import Perceptron, SGDClassifier
+warnings.simplefilter("ignore")
+X, y = load_svmlight_file(sys.argv[1])
+Xt, yt = load_svmlight_file(sys.argv[2], n_features=X.shape[1])
+for M in (X, Xt):  # SGDClassifier takes 32-bit indices only
+    M.indices = M.indices.astype(np.int32); M.indptr = M.indptr.astype(np.int32)
+E = int(sys.argv[3])
+for name, m in [("perceptron", Perceptron(max_iter=E, tol=None, random_state=0)),
+                ("sgd hinge", SGDClassifier(loss="hinge", max_iter=E, tol=None, random_state=0)),
+                ("sgd log", SGDClassifier(loss="log_loss", max_iter=E, tol=None, random_state=0))]:
+    t = time.perf_counter(); m.fit(X, y); s = time.perf_counter() - t
+    print(json.dumps({"learner": name, "fit_seconds": s, "epoch_seconds": s / E,
+                      "accuracy": float((m.predict(Xt) == yt).mean())}))
+'''
 
 SKLEARN = r'''
 import json, sys, time
@@ -127,26 +152,59 @@ def bench(name, train, test, repeats, tmp):
             o = runs[0][1]
             rows.append((f"{name}: hyperplane newton tol={tol} ({goal}), {threads} thread(s)",
                          wall, fit, o["objective"], o["accuracy"], runs[0][2], ratio))
+        # L-BFGS stopped by scikit-learn's rule, against scikit-learn
+        runs = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            o, rss = timed([BIN, train, test, "1", "0.0001", "lbfgs"], env=env)
+            runs.append((time.perf_counter() - t, o, rss))
+        wall, fit = median([r[0] for r in runs]), median([r[1]["fit_seconds"] for r in runs])
+        o = runs[0][1]
+        rows.append((f"{name}: hyperplane lbfgs tol=1e-4 (scikit-learn's rule), {threads} thread(s)",
+                     wall, fit, o["objective"], o["accuracy"], runs[0][2],
+                     f"sklearn fit / ours {sk_fit / fit:.2f}x"))
     return rows
+
+
+def bench_sgd(train, test, repeats):
+    """Seconds per epoch, ours (1 thread; the epochs are sequential) against scikit-learn."""
+    ours, theirs = {}, {}
+    for _ in range(repeats):
+        for store, cmd, env in ((ours, [SGD_BIN, train, test, str(EPOCHS)], dict(os.environ, **ONE_THREAD)),
+                                (theirs, [sys.executable, "-c", SKLEARN_SGD, train, test, str(EPOCHS)],
+                                 dict(PY_ENV, **ONE_THREAD))):
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+            for line in out.splitlines():
+                r = json.loads(line)
+                store.setdefault(r["learner"], []).append((r["epoch_seconds"], r["accuracy"]))
+    print(f"\nepochs on the sparse set, {EPOCHS} per fit, median of {repeats} fits\n")
+    print("| learner | hyperplane s/epoch | scikit-learn s/epoch | ratio | accuracy ours / peer |")
+    print("|---|---|---|---|---|")
+    for name in ours:
+        a, b = median([r[0] for r in ours[name]]), median([r[0] for r in theirs[name]])
+        print(f"| {name} | {a:.4f} | {b:.4f} | {b / a:.2f}x faster | "
+              f"{ours[name][0][1]:.4f} / {theirs[name][0][1]:.4f} |")
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--only", default="adult,sparse")
+    ap.add_argument("--only", default="adult,sparse,sgd")
     args = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "hyperplane", "--example", "logistic_bench"],
-                   cwd=ROOT, check=True)
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "hyperplane", "--example", "logistic_bench",
+                    "--example", "sgd_bench"], cwd=ROOT, check=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         if "adult" in args.only:
             rows += bench("adult", os.path.join(ADULT, "adult_train.libsvm"),
                           os.path.join(ADULT, "adult_test.libsvm"), args.repeats, tmp)
+        tr, te = "/tmp/hyperplane_sparse_train.libsvm", "/tmp/hyperplane_sparse_test.libsvm"
+        if ("sparse" in args.only or "sgd" in args.only) and not (os.path.exists(tr) and os.path.exists(te)):
+            subprocess.run([sys.executable, "-c", MAKE_SPARSE, tr, te], env=PY_ENV, check=True)
         if "sparse" in args.only:
-            tr, te = "/tmp/hyperplane_sparse_train.libsvm", "/tmp/hyperplane_sparse_test.libsvm"
-            if not (os.path.exists(tr) and os.path.exists(te)):
-                subprocess.run([sys.executable, "-c", MAKE_SPARSE, tr, te], env=PY_ENV, check=True)
             rows += bench("sparse 200k x 50k", tr, te, args.repeats, tmp)
+        if "sgd" in args.only:
+            bench_sgd(tr, te, args.repeats)
     print(f"\nmedian of {args.repeats} runs\n")
     print("| run | wall (s) | fit (s) | objective | test accuracy | peak RSS (MiB) | ratio |")
     print("|---|---|---|---|---|---|---|")
