@@ -13,8 +13,11 @@
 //! `n_features` when given.
 //!
 //! The parser works on bytes, line by line, with no per-token allocation: numbers are parsed
-//! with `str::parse::<f64>` on slices of the input.
+//! with `str::parse::<f64>` on slices of the input. [`read`] streams the file through a
+//! buffer, so peak memory is the matrix, not the matrix plus the text.
 
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use crate::data::input::{LabelledInput, RawInput};
@@ -22,10 +25,29 @@ use crate::data::labels::Label;
 use crate::data::matrix::{large_buffer, CsrMatrix, Features};
 use crate::error::{Error, Result};
 
-/// Reads a LIBSVM / SVMlight file into a sparse matrix and its labels (if it has them).
+/// Reads a LIBSVM / SVMlight file into a sparse matrix and its labels (if it has them),
+/// one line at a time.
 pub fn read(path: &Path, n_features: Option<usize>) -> Result<LabelledInput> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let (x, labels) = parse(&bytes, path, n_features)?;
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let size = file.metadata().map_or(0, |m| m.len() as usize);
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut p = Parser::new(path, n_features, size);
+    let mut line = Vec::new();
+    for lineno in 1.. {
+        line.clear();
+        if reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::io(path, e))?
+            == 0
+        {
+            break;
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        p.line(lineno, &line)?;
+    }
+    let (x, labels) = p.finish()?;
     Ok(LabelledInput {
         input: RawInput::Matrix(Features::Sparse(x)),
         labels,
@@ -39,28 +61,11 @@ pub fn parse(
     file: &Path,
     n_features: Option<usize>,
 ) -> Result<(CsrMatrix, Option<Vec<Label>>)> {
-    let mut p = Parser {
-        file,
-        n_features,
-        has_labels: None,
-        labels: Vec::new(),
-        indptr: vec![0],
-        indices: large_buffer(bytes.len() / 8),
-        data: large_buffer(bytes.len() / 8),
-        width: 0,
-    };
+    let mut p = Parser::new(file, n_features, bytes.len());
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         p.line(i + 1, line)?;
     }
-    let Some((has_labels, _)) = p.has_labels else {
-        return Err(Error::data(format!(
-            "{} has no data lines (it is empty or holds only comments)",
-            file.display()
-        )));
-    };
-    let n_cols = n_features.unwrap_or(p.width);
-    let x = CsrMatrix::new(n_cols, p.indptr, p.indices, p.data)?;
-    Ok((x, has_labels.then_some(p.labels)))
+    p.finish()
 }
 
 /// Parser state: the CSR arrays grown line by line.
@@ -77,7 +82,36 @@ struct Parser<'a> {
     width: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    /// A parser for about `text_bytes` of input: the arrays are reserved for
+    /// `text_bytes / 8` entries (typical files spend more than 8 bytes on an `index:value`
+    /// pair; they grow past that when needed), untouched until used.
+    fn new(file: &'a Path, n_features: Option<usize>, text_bytes: usize) -> Self {
+        Parser {
+            file,
+            n_features,
+            has_labels: None,
+            labels: Vec::new(),
+            indptr: vec![0],
+            indices: large_buffer(text_bytes / 8),
+            data: large_buffer(text_bytes / 8),
+            width: 0,
+        }
+    }
+
+    /// The matrix and labels of every line parsed.
+    fn finish(self) -> Result<(CsrMatrix, Option<Vec<Label>>)> {
+        let Some((has_labels, _)) = self.has_labels else {
+            return Err(Error::data(format!(
+                "{} has no data lines (it is empty or holds only comments)",
+                self.file.display()
+            )));
+        };
+        let n_cols = self.n_features.unwrap_or(self.width);
+        let x = CsrMatrix::new(n_cols, self.indptr, self.indices, self.data)?;
+        Ok((x, has_labels.then_some(self.labels)))
+    }
+
     fn error(&self, line: usize, column: usize, expected: String, found: &[u8]) -> Error {
         Error::Parse {
             file: self.file.to_path_buf(),
@@ -332,6 +366,27 @@ mod tests {
         assert_eq!(classes, vec![Label::Int(-1), Label::Int(1)]);
         assert_eq!(x.row(0).1[0], 0.708333);
         assert_eq!(got.source, path);
+    }
+
+    #[test]
+    fn streaming_read_equals_parsing_in_memory() {
+        // CRLF endings, a comment line, a blank line and no final newline
+        let text = "+1 1:0.5 3:2\r\n# note\r\n\r\n-1 2:1 qid:4 4:-3 # tail\r\n+1 4:1";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("small.svm");
+        std::fs::write(&path, text).unwrap();
+        let read_back = read(&path, None).unwrap();
+        let (x, labels) = parse(text.as_bytes(), &path, None).unwrap();
+        let RawInput::Matrix(Features::Sparse(streamed)) = read_back.input else {
+            panic!("a sparse matrix");
+        };
+        assert_eq!(streamed, x);
+        assert_eq!(read_back.labels, labels);
+        assert_eq!((x.n_rows(), x.n_cols(), x.nnz()), (3, 4, 5));
+        // errors name the line as in memory
+        std::fs::write(&path, "+1 1:1\n+1 2:x\n").unwrap();
+        let e = read(&path, None).unwrap_err().to_string();
+        assert!(e.contains("small.svm:2:6"), "{e}");
     }
 
     #[test]
