@@ -5,6 +5,7 @@ use ndarray::ArrayView2;
 use crate::data::{Dataset, Features};
 use crate::error::{Error, Result};
 use crate::estimator::{Fit, Params};
+use crate::optim::Solver;
 
 use super::{
     linear_regression_init, ClassWeight, LinearModel, LinearRegression, LinearRegressionModel,
@@ -77,14 +78,16 @@ impl LinearClassifier {
     }
 
     /// Whether the fitted weights depend on the order of the training rows (the
-    /// mistake-driven and stochastic learners), beyond rounding.
+    /// mistake-driven and stochastic learners, and logistic regression with `solver=sgd`),
+    /// beyond rounding.
     pub fn depends_on_row_order(&self) -> bool {
-        matches!(
-            self,
+        match self {
             LinearClassifier::Perceptron(_)
-                | LinearClassifier::Pocket(_)
-                | LinearClassifier::Sgd(_)
-        )
+            | LinearClassifier::Pocket(_)
+            | LinearClassifier::Sgd(_) => true,
+            LinearClassifier::Logistic(p) => p.training.solver == Solver::Sgd,
+            LinearClassifier::Softmax(_) | LinearClassifier::LeastSquares(_) => false,
+        }
     }
 
     /// Starts PLA, pocket or logistic regression from the linear-regression weights of
