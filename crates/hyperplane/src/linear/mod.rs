@@ -27,7 +27,7 @@ pub use cross_entropy::Training;
 pub use family::{LinearClassifier, LinearRegressor};
 pub use logistic::LogisticRegression;
 pub use loss::Loss;
-pub use margin::{margins, Margins};
+pub use margin::{margins, pla_check, Margins, PlaCheck};
 pub use model::{LinearModel, Link};
 pub use perceptron::{pla_update_bound, Order, Perceptron, PlaBound, Trace, TraceStep, TRACE_CAP};
 pub use pocket::Pocket;
