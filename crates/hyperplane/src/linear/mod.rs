@@ -32,7 +32,8 @@ pub use model::{LinearModel, Link};
 pub use perceptron::{pla_update_bound, Order, Perceptron, PlaBound, Trace, TraceStep, TRACE_CAP};
 pub use pocket::Pocket;
 pub use regression::{
-    linear_regression_init, LinearRegression, LinearRegressionModel, LstsqMethod, Regressor, Ridge,
+    linear_regression_init, LinearRegression, LinearRegressionClassifier, LinearRegressionModel,
+    LstsqMethod, Regressor, Ridge,
 };
 pub use sgd::{Sgd, SgdState};
 pub use softmax::SoftmaxRegression;
