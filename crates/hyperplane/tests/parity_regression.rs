@@ -4,10 +4,9 @@
 
 use hyperplane::linear::{
     linear_regression_init, ClassWeight, LinearClassifier, LinearRegression,
-    LinearRegressionClassifier, LinearRegressionModel, LinearRegressor, LstsqMethod, Regressor,
-    Ridge,
+    LinearRegressionClassifier, LinearRegressionModel, LinearRegressor, LstsqMethod, Ridge,
 };
-use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Fit, Label, Params};
+use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Fit, Label, Params, Regressor};
 use ndarray::{Array1, Array2, Axis};
 use proptest::prelude::*;
 use serde_json::Value;

@@ -23,6 +23,8 @@ mod regression;
 pub mod sgd;
 mod softmax;
 
+/// The fitted-regressor trait, also at [`crate::Regressor`] (it lives in [`crate::estimator`]).
+pub use crate::estimator::Regressor;
 pub use cross_entropy::Training;
 pub use family::{LinearClassifier, LinearRegressor};
 pub use logistic::LogisticRegression;
@@ -33,7 +35,7 @@ pub use perceptron::{pla_update_bound, Order, Perceptron, PlaBound, Trace, Trace
 pub use pocket::Pocket;
 pub use regression::{
     linear_regression_init, LinearRegression, LinearRegressionClassifier, LinearRegressionModel,
-    LstsqMethod, Regressor, Ridge,
+    LstsqMethod, Ridge,
 };
 pub use sgd::{Sgd, SgdState};
 pub use softmax::SoftmaxRegression;

@@ -32,22 +32,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Fit, Params};
+use crate::estimator::{parse_param, unknown_param, Fit, Params, Regressor};
 use crate::linalg::{min_norm_lstsq, solve_upper, tall_r, Matrix, RowQr, Svd};
 use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::transform::check_weights;
 use crate::with_rows;
-
-/// A fitted regression model: real-valued predictions, one column per output.
-pub trait Regressor {
-    /// The number of features the model was fitted on.
-    fn n_features(&self) -> usize;
-    /// The number of outputs (columns of `y`).
-    fn n_outputs(&self) -> usize;
-    /// Predictions, shape `(n_samples, n_outputs)`; checks the feature count.
-    fn predict(&self, x: &Features) -> Result<Array2<f64>>;
-}
 
 /// How the dense least-squares problem is solved after the QR of `[X y]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
