@@ -28,11 +28,20 @@ fn load(path: &str, n_features: Option<usize>) -> Result<Dataset> {
 fn accuracy(model: &impl Classifier, test: &Dataset) -> Result<f64> {
     let predicted = model.predict(test.x())?;
     let labels = test.labels();
-    let hits = predicted.iter().zip(&labels).filter(|(a, b)| a == b).count();
+    let hits = predicted
+        .iter()
+        .zip(&labels)
+        .filter(|(a, b)| a == b)
+        .count();
     Ok(hits as f64 / labels.len() as f64)
 }
 
-fn report<M: Classifier>(name: &str, epochs: usize, test: &Dataset, fit: impl FnOnce() -> Result<M>) -> Result<()> {
+fn report<M: Classifier>(
+    name: &str,
+    epochs: usize,
+    test: &Dataset,
+    fit: impl FnOnce() -> Result<M>,
+) -> Result<()> {
     let t = Instant::now();
     let model = fit()?;
     let seconds = t.elapsed().as_secs_f64();
@@ -47,10 +56,14 @@ fn report<M: Classifier>(name: &str, epochs: usize, test: &Dataset, fit: impl Fn
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        return Err(Error::data("usage: sgd_bench TRAIN.libsvm TEST.libsvm [EPOCHS]"));
+        return Err(Error::data(
+            "usage: sgd_bench TRAIN.libsvm TEST.libsvm [EPOCHS]",
+        ));
     }
     let epochs: usize = match args.get(3) {
-        Some(e) => e.parse().map_err(|_| Error::data("EPOCHS must be a positive integer"))?,
+        Some(e) => e
+            .parse()
+            .map_err(|_| Error::data("EPOCHS must be a positive integer"))?,
         None => 5,
     };
     let train = load(&args[1], None)?;
@@ -64,7 +77,11 @@ fn main() -> Result<()> {
     })?;
     for (name, loss) in [("sgd hinge", Loss::Hinge), ("sgd log", Loss::Log)] {
         report(name, epochs, &test, || {
-            Sgd::default().loss(loss).max_epochs(epochs).tol(None).fit(&train)
+            Sgd::default()
+                .loss(loss)
+                .max_epochs(epochs)
+                .tol(None)
+                .fit(&train)
         })?;
     }
     Ok(())
