@@ -67,9 +67,10 @@ Examples:
       --valid-fraction 0.25 --out best.json")]
     Tune(TuneArgs),
     /// Show what a model file holds: kind, parameters, classes, priors, top features; for
-    /// linear models the intercepts, weight norms, convergence and (with --data) margins.
+    /// linear models the intercepts, weight norms, convergence and (with --data) margins,
+    /// and for a perceptron its updates beside the PLA bound R^2/rho^2 on the data.
     #[command(
-        after_help = "Examples:\n  hyperplane inspect --model spam.json --top 15\n  hyperplane inspect --model pla.json --data train.csv   # margins on the training data"
+        after_help = "Examples:\n  hyperplane inspect --model spam.json --top 15\n  hyperplane inspect --model pla.json --data train.csv   # margins and the PLA bound on the training data"
     )]
     Inspect(InspectArgs),
     /// Train a spam filter on the built-in SpamAssassin corpus, end to end, in seconds.

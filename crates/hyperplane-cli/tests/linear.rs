@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{fails, json_of, ok, s, write};
+use std::path::Path;
+
+use common::{fails, json_of, ok, s, train, write};
 
 /// Two classes separated by x + y = 1 with a margin, 2-D.
 fn separable() -> String {
@@ -61,6 +63,83 @@ fn perceptron_converges_and_inspect_shows_margins() {
     assert!(m["min_geometric"].as_f64().unwrap() > 0.0, "{v}");
     assert_eq!(m["misclassified"], 0);
     assert!(v["linear"][0]["convergence"]["updates"].as_u64().unwrap() >= 1);
+}
+
+/// `inspect --data` of a model file: its text and its `--json` output.
+fn inspect_on(model: &Path, data: &Path) -> (String, serde_json::Value) {
+    let args = ["inspect", "--model", s(model), "--data", s(data)];
+    let json = json_of(&[&args[..], &["--json"]].concat());
+    (ok(&args), json)
+}
+
+#[test]
+fn inspect_puts_the_perceptron_updates_beside_the_pla_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "sep.csv", &separable());
+    let model = dir.path().join("pla.json");
+    train(&data, "perceptron", &[], &model);
+    let (text, v) = inspect_on(&model, &data);
+    let b = &v["pla_bound"][0];
+    let updates = b["updates"].as_u64().unwrap();
+    assert_eq!(
+        updates,
+        v["linear"][0]["convergence"]["updates"].as_u64().unwrap()
+    );
+    assert_eq!(
+        (&b["converged"], &b["from_zero"]),
+        (&true.into(), &true.into())
+    );
+    assert_eq!(b["misclassified"], 0);
+    // R^2 = 1 + max ||x||^2 (the folded x_0 = 1): the largest row is (1.95, 1.45)
+    let (r, rho, bound) = (
+        b["bound"]["r"].as_f64().unwrap(),
+        b["bound"]["rho"].as_f64().unwrap(),
+        b["bound"]["bound"].as_f64().unwrap(),
+    );
+    assert!(
+        (r * r - (1.0 + 1.95f64.powi(2) + 1.45f64.powi(2))).abs() < 1e-9,
+        "{b}"
+    );
+    assert!((bound - r * r / (rho * rho)).abs() < 1e-9 * bound, "{b}");
+    assert!(rho > 0.0 && updates as f64 <= bound, "{b}");
+    assert!(text.contains("T <= R^2/rho^2"), "{text}");
+    assert!(text.contains(&format!("{bound:.2}")), "{text}");
+    // started from linear regression's weights, the check says the bound is for w = 0
+    let linreg = dir.path().join("linreg.json");
+    train(&data, "perceptron", &["init=linreg"], &linreg);
+    let (text, v) = inspect_on(&linreg, &data);
+    assert_eq!(v["pla_bound"][0]["from_zero"], false, "{v}");
+    assert!(text.contains("the bound is for PLA from w = 0"), "{text}");
+    // other kinds have no PLA bound
+    let logistic = dir.path().join("logistic.json");
+    train(&data, "logistic-regression", &[], &logistic);
+    let (text, v) = inspect_on(&logistic, &data);
+    assert!(v["pla_bound"].is_null() && v["margins"].is_array(), "{v}");
+    assert!(!text.contains("PLA update bound"), "{text}");
+}
+
+#[test]
+fn inspect_says_plainly_when_the_perceptron_does_not_separate() {
+    // XOR: no line separates it, so PLA runs out of updates
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("x,y,label\n");
+    for (x, y, l) in [(0, 0, "a"), (1, 1, "a"), (0, 1, "b"), (1, 0, "b")] {
+        text.push_str(&format!("{x},{y},{l}\n"));
+    }
+    let data = write(dir.path(), "xor.csv", &text);
+    let model = dir.path().join("pla.json");
+    train(&data, "perceptron", &["max_updates=50"], &model);
+    let (text, v) = inspect_on(&model, &data);
+    let b = &v["pla_bound"][0];
+    assert!(b["bound"].is_null(), "{v}");
+    assert_eq!(b["converged"], false);
+    assert_eq!(b["updates"], 50);
+    assert!(b["misclassified"].as_u64().unwrap() >= 1, "{v}");
+    assert!(
+        text.contains("does not separate the data") && text.contains("no bound"),
+        "{text}"
+    );
+    assert!(!text.contains("R^2/rho^2\n"), "no table of bounds: {text}");
 }
 
 #[test]

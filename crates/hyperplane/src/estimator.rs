@@ -2,8 +2,8 @@
 //!
 //! A learner is a plain params struct (with `Default` and builder setters) that implements
 //! [`Fit`]: `fit` validates the params, checks the data and returns a fitted model. A
-//! fitted classifier implements [`Classifier`]; every method returns `Result` and checks
-//! the feature count, so nothing panics on user input.
+//! fitted classifier implements [`Classifier`], a fitted regressor [`Regressor`]; every
+//! method returns `Result` and checks the feature count, so nothing panics on user input.
 
 use ndarray::Array2;
 
@@ -62,6 +62,16 @@ pub trait Classifier {
             .map(|k| classes[k].clone())
             .collect())
     }
+}
+
+/// A fitted regression model: real-valued predictions, one column per output.
+pub trait Regressor {
+    /// The number of features the model was fitted on.
+    fn n_features(&self) -> usize;
+    /// The number of outputs (columns of `y`).
+    fn n_outputs(&self) -> usize;
+    /// Predictions, shape `(n_samples, n_outputs)`; checks the feature count.
+    fn predict(&self, x: &Features) -> Result<Array2<f64>>;
 }
 
 /// Parses a parameter value of type `T`, or says which parameter and why.

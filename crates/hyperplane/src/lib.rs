@@ -92,4 +92,4 @@ pub mod transform;
 
 pub use data::{CsrMatrix, Dataset, Features, Label, RowAccess};
 pub use error::{Error, Result};
-pub use estimator::{Classifier, Fit, Params};
+pub use estimator::{Classifier, Fit, Params, Regressor};

@@ -3,10 +3,10 @@
 //! solution has whatever the solver.
 
 use hyperplane::linear::{
-    linear_regression_init, ClassWeight, LinearRegression, LinearRegressionModel, LstsqMethod,
-    Regressor, Ridge,
+    linear_regression_init, ClassWeight, LinearClassifier, LinearRegression,
+    LinearRegressionClassifier, LinearRegressionModel, LinearRegressor, LstsqMethod, Ridge,
 };
-use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Label};
+use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Fit, Label, Params, Regressor};
 use ndarray::{Array1, Array2, Axis};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -270,6 +270,89 @@ fn linear_regression_classifies_and_initialises() {
         .unwrap_err()
         .to_string()
         .contains("multiclass"));
+}
+
+/// `(w_1, .., w_d, b)` of a binary linear model.
+fn params_of(m: &hyperplane::linear::LinearModel) -> Vec<f64> {
+    m.coef().iter().chain(m.intercept()).copied().collect()
+}
+
+#[test]
+fn class_weight_equals_integer_sample_weights_and_copied_rows() {
+    // the courses' cost-sensitive trick: copy each -1 example 1000 times
+    let x = Array2::from_shape_fn((8, 2), |(i, j)| ((i * (j + 2)) % 7) as f64 * 0.5 + j as f64);
+    let y = [-1, -1, 1, 1, -1, 1, -1, 1];
+    let labels: Vec<Label> = y.iter().map(|&v| Label::Int(v)).collect();
+    let copies: Vec<usize> = y.iter().map(|&v| if v < 0 { 1000 } else { 1 }).collect();
+    for sparse in [false, true] {
+        let features = if sparse {
+            Features::Sparse(CsrMatrix::from_dense(x.view()))
+        } else {
+            Features::Dense(x.clone())
+        };
+        let data = Dataset::new(features, &labels).unwrap();
+        let params = LinearRegressionClassifier::default();
+        let by_class = params
+            .clone()
+            .class_weight("-1:1000".parse().unwrap())
+            .fit(&data)
+            .unwrap();
+        let weights = copies.iter().map(|&k| k as f64).collect();
+        let by_weight = params
+            .fit(&data.clone().with_weights(weights).unwrap())
+            .unwrap();
+        let rows: Vec<usize> = (0..8)
+            .flat_map(|i| std::iter::repeat_n(i, copies[i]))
+            .collect();
+        let by_copies = params.fit(&data.select_rows(&rows)).unwrap();
+        let what = if sparse { "sparse" } else { "dense" };
+        let tol = if sparse { 1e-7 } else { 1e-10 };
+        let w = params_of(&by_class);
+        assert_rel(&w, &params_of(&by_weight), tol, what);
+        assert_rel(&w, &params_of(&by_copies), tol, what);
+        // the cost moved the line: the unweighted fit is far from it
+        let plain = params_of(&params.fit(&data).unwrap());
+        let gap = w
+            .iter()
+            .zip(&plain)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(gap > 1e-2, "{what}: class weights ignored ({gap})");
+        // balanced is N / (2 n_k): on the first 7 rows (4 of -1, 3 of +1), 7/8 and 7/6
+        let balanced = params
+            .clone()
+            .class_weight(ClassWeight::Balanced)
+            .fit(&data.select_rows(&[0, 1, 2, 3, 4, 5, 6]))
+            .unwrap();
+        let given = params
+            .clone()
+            .class_weight(ClassWeight::Given(vec![
+                (Label::Int(-1), 7.0 / 8.0),
+                (Label::Int(1), 7.0 / 6.0),
+            ]))
+            .fit(&data.select_rows(&[0, 1, 2, 3, 4, 5, 6]))
+            .unwrap();
+        assert_rel(&params_of(&balanced), &params_of(&given), 1e-7, what);
+    }
+}
+
+#[test]
+fn the_classifier_kind_takes_class_weight_by_name() {
+    let mut p = LinearClassifier::from_kind("linear-regression-classifier").unwrap();
+    p.set_param("class_weight", "spam:5").unwrap();
+    p.set_param("method", "qr").unwrap();
+    let values = p.param_values();
+    assert!(values.contains(&("class_weight".into(), "spam:5".into())));
+    assert!(values.contains(&("method".into(), "qr".into())));
+    let e = p.set_param("alpha", "1").unwrap_err().to_string();
+    assert!(
+        e.contains("linear-regression-classifier") && e.contains("class_weight"),
+        "{e}"
+    );
+    assert!(p.set_param("class_weight", "spam").is_err());
+    // the regressor kind has no class weights
+    let mut r = LinearRegressor::from_kind("linear-regression").unwrap();
+    assert!(r.set_param("class_weight", "spam:5").is_err());
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use hyperplane::data::read::{read, Format, LabelColumn, MissingPolicy, ReadOptions};
 use hyperplane::data::LabelledInput;
-use hyperplane::linear::Margins;
+use hyperplane::linear::{Margins, PlaCheck};
 use hyperplane::metrics::CostMatrix;
 use hyperplane::pipeline::{Evaluation, LinearSummary, Pipeline, PipelineSpec, Validation};
 use hyperplane::select::ParamGrid;
@@ -309,7 +309,7 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
     let mut out = String::new();
     let p = load(&a.model)?;
     let summary = p.summary(a.top);
-    let margins = match &a.data {
+    let (margins, pla) = match &a.data {
         Some(path) => {
             let args = DataArgs {
                 data: path.clone(),
@@ -318,9 +318,10 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
                 delimiter: None,
                 missing: None,
             };
-            p.margins(&read_for(&p, &args)?)?
+            let data = read_for(&p, &args)?;
+            (p.margins(&data)?, p.pla_checks(&data)?)
         }
-        None => Vec::new(),
+        None => (Vec::new(), Vec::new()),
     };
     if a.json {
         let mut v = serde_json::to_value(&summary).map_err(|err| Error::data(err.to_string()))?;
@@ -334,6 +335,16 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
                     "weight_norm": m.weight_norm,
                     "misclassified": m.functional.iter().filter(|&&f| f <= 0.0).count(),
                 }))
+                .collect::<Vec<_>>());
+        }
+        if !pla.is_empty() {
+            v["pla_bound"] = json!(pla
+                .iter()
+                .map(|(name, c)| {
+                    let mut o = json!(c);
+                    o["name"] = json!(name);
+                    o
+                })
                 .collect::<Vec<_>>());
         }
         out.push_str(&json_text(&v));
@@ -381,6 +392,7 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
     }
     out.push_str(&table(&rows));
     print_linear(&mut out, &summary.linear, &margins);
+    print_pla(&mut out, &pla);
     for (class, top) in &summary.top_features {
         outln!(
             out,
@@ -391,6 +403,55 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
         outln!(out, "  {}", words.join(", "));
     }
     Ok(out)
+}
+
+/// The perceptrons beside the PLA bound `T <= R^2 / rho^2` on the data, with their own
+/// `(w, b)` as the separator; a plain sentence where they do not separate it.
+fn print_pla(out: &mut String, checks: &[(String, PlaCheck)]) {
+    if checks.is_empty() {
+        return;
+    }
+    outln!(
+        *out,
+        "\nPLA update bound on the data: T <= R^2/rho^2 with the model's own (w, b) as w_f:"
+    );
+    let mut rows = vec![["model", "updates T", "R", "rho", "R^2/rho^2"]
+        .map(String::from)
+        .to_vec()];
+    let mut notes = Vec::new();
+    for (name, c) in checks {
+        let name = if name.is_empty() { "-" } else { name };
+        let updates = c.updates.map_or("-".into(), |u| u.to_string());
+        match &c.bound {
+            Some(b) => rows.push(vec![
+                name.to_string(),
+                updates,
+                format!("{:.6}", b.r),
+                format!("{:.6e}", b.rho),
+                format!("{:.2}", b.bound),
+            ]),
+            None => notes.push(format!(
+                "{name}: (w, b) does not separate the data: {} row(s) on the wrong side or on the boundary{}, so there is no bound",
+                c.misclassified,
+                if c.converged {
+                    ""
+                } else {
+                    " (training did not converge)"
+                }
+            )),
+        }
+        if !c.from_zero {
+            notes.push(format!(
+                "{name}: training started from non-zero weights; the bound is for PLA from w = 0"
+            ));
+        }
+    }
+    if rows.len() > 1 {
+        out.push_str(&table(&rows));
+    }
+    for note in notes {
+        outln!(*out, "{note}");
+    }
 }
 
 /// The linear models' table: intercept, ||w||, how training ended, margins.

@@ -38,6 +38,15 @@ pub fn json_of(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ok(args)).expect("valid JSON")
 }
 
+/// `hyperplane train --data DATA --model KIND [--param P]... --out OUT`; returns its stdout.
+pub fn train(data: &Path, kind: &str, params: &[&str], out: &Path) -> String {
+    let mut args = vec!["train", "--data", s(data), "--model", kind, "--out", s(out)];
+    for p in params {
+        args.extend(["--param", p]);
+    }
+    ok(&args)
+}
+
 pub fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, content).unwrap();

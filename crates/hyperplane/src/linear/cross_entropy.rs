@@ -11,6 +11,7 @@
 //! |---|---|
 //! | `newton`, `gd`, `gd-armijo` | `‖∇f(w)‖₂ <= tol · max(min_k m_k, 1) / N · ‖∇f(0)‖₂` (LIBLINEAR's rule; `m_k` the rows of class `k`) |
 //! | `lbfgs` | `max_j |∇f(w)_j| <= tol · C · sum_n c_n`, or a relative decrease of `f` below `64 eps` |
+//! | `sgd` (logistic only) | 5 epochs in a row whose epoch objective of `f / (C sum_n c_n)` does not drop below the best by `tol` (scikit-learn's `SGDClassifier` rule, see [`LogisticRegression`](super::LogisticRegression)) |
 //!
 //! The L-BFGS rule is scikit-learn's: it minimises `f / (C sum_n c_n)` (the mean loss
 //! plus `||w||^2 / (2 C sum_n c_n)`) with `gtol = tol` and `ftol = 64 eps`; the minimiser
@@ -30,9 +31,9 @@ use crate::optim::{Convergence, Evaluator, GradNorm, Objective, Settings, Solver
 /// | `c` | 1 | `C`: weight of the data term against `1/2 ||w||^2` (larger: less regularisation) | finite, `> 0` |
 /// | `fit_intercept` | `true` | learn an intercept `b`, not penalised | |
 /// | `class_weight` | `none` | per-class weights multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
-/// | `solver` | `newton` (logistic), `lbfgs` (softmax) | the optimiser, see [`Solver`] | `newton`, `lbfgs`, `gd`, `gd-armijo` |
+/// | `solver` | `newton` (logistic), `lbfgs` (softmax) | the optimiser, see [`Solver`] | `newton`, `lbfgs`, `gd`, `gd-armijo`; `sgd` for logistic regression only |
 /// | `tol` | 1e-4 | stopping tolerance (see the module doc) | finite, `> 0` |
-/// | `max_iter` | 1000 | iteration budget | `>= 1` |
+/// | `max_iter` | 1000 | iteration budget (`sgd`: epochs) | `>= 1` |
 /// | `step` | `auto` | `gd`: the fixed step; `gd-armijo`: the first trial step; `auto` is `1 / L` with `L` a bound on the curvature of `f` | `auto` or finite, `> 0` |
 /// | `init` | `zeros` | warm start: every parameter in the model's layout (weights, then intercepts) | `zeros` or comma-separated numbers |
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +158,19 @@ impl Training {
         .collect()
     }
 
+    /// The starting point of a model with `dim` parameters: `init`, or zero.
+    pub(super) fn start(&self, dim: usize) -> Result<Vec<f64>> {
+        match &self.init {
+            Some(init) if init.len() != dim => Err(Error::param(
+                "init",
+                format!("{} values", init.len()),
+                format!("this model has {dim} parameters (weights, then intercepts)"),
+            )),
+            Some(init) => Ok(init.clone()),
+            None => Ok(vec![0.0; dim]),
+        }
+    }
+
     /// Minimises `obj` (whose data term already holds `C c_n`) from `init` or zero.
     /// `class_counts` are the rows per class, `weight_total` is `sum_n c_n`, and
     /// `curvature_bound` bounds the largest eigenvalue of the data term's Hessian.
@@ -167,20 +181,7 @@ impl Training {
         weight_total: f64,
         curvature_bound: f64,
     ) -> Result<(Vec<f64>, Convergence)> {
-        let w0 = match &self.init {
-            Some(init) if init.len() != obj.dim() => {
-                return Err(Error::param(
-                    "init",
-                    format!("{} values", init.len()),
-                    format!(
-                        "this model has {} parameters (weights, then intercepts)",
-                        obj.dim()
-                    ),
-                ))
-            }
-            Some(init) => init.clone(),
-            None => vec![0.0; obj.dim()],
-        };
+        let w0 = self.start(obj.dim())?;
         let mut eval = Evaluator::new(obj);
         let (gtol, norm) = match self.solver {
             Solver::Lbfgs => (self.tol * self.c * weight_total, GradNorm::Max),
@@ -200,6 +201,6 @@ impl Training {
             ftol: 64.0 * f64::EPSILON,
             step: self.step.unwrap_or(1.0 / (1.0 + curvature_bound)),
         };
-        Ok(self.solver.minimize(&mut eval, w0, &settings))
+        self.solver.minimize(&mut eval, w0, &settings)
     }
 }

@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Features;
 use crate::error::{Error, Result};
-use crate::linear::{LinearRegression, Regressor};
+use crate::estimator::Regressor;
+use crate::linear::LinearRegression;
 use crate::rng::Rng;
 
 /// Standard normal draws by the Box-Muller transform: two uniforms `u1 in (0, 1]`, `u2`

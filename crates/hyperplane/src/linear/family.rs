@@ -5,10 +5,11 @@ use ndarray::ArrayView2;
 use crate::data::{Dataset, Features};
 use crate::error::{Error, Result};
 use crate::estimator::{Fit, Params};
+use crate::optim::Solver;
 
 use super::{
-    linear_regression_init, ClassWeight, LinearModel, LinearRegression, LinearRegressionModel,
-    LogisticRegression, Perceptron, Pocket, Ridge, Sgd, SoftmaxRegression,
+    linear_regression_init, ClassWeight, LinearModel, LinearRegression, LinearRegressionClassifier,
+    LinearRegressionModel, LogisticRegression, Perceptron, Pocket, Ridge, Sgd, SoftmaxRegression,
 };
 
 /// The linear classifiers: PLA, pocket, SGD, logistic and softmax regression, and linear
@@ -20,10 +21,8 @@ pub enum LinearClassifier {
     Sgd(Sgd),
     Logistic(LogisticRegression),
     Softmax(SoftmaxRegression),
-    LeastSquares(LinearRegression),
+    LeastSquares(LinearRegressionClassifier),
 }
-
-const LEAST_SQUARES_CLASSIFIER: &str = "linear-regression-classifier";
 
 /// Runs `$body` with `$p` bound to the learner inside a [`LinearClassifier`].
 macro_rules! each {
@@ -48,7 +47,7 @@ impl LinearClassifier {
             Sgd::KIND,
             "logistic-regression",
             "softmax-regression",
-            LEAST_SQUARES_CLASSIFIER,
+            LinearRegressionClassifier::KIND,
         ]
     }
 
@@ -60,7 +59,9 @@ impl LinearClassifier {
             Sgd::KIND => LinearClassifier::Sgd(Sgd::default()),
             "logistic-regression" => LinearClassifier::Logistic(LogisticRegression::default()),
             "softmax-regression" => LinearClassifier::Softmax(SoftmaxRegression::default()),
-            LEAST_SQUARES_CLASSIFIER => LinearClassifier::LeastSquares(LinearRegression::default()),
+            LinearRegressionClassifier::KIND => {
+                LinearClassifier::LeastSquares(LinearRegressionClassifier::default())
+            }
             _ => {
                 return Err(Error::param(
                     "model",
@@ -77,14 +78,16 @@ impl LinearClassifier {
     }
 
     /// Whether the fitted weights depend on the order of the training rows (the
-    /// mistake-driven and stochastic learners), beyond rounding.
+    /// mistake-driven and stochastic learners, and logistic regression with `solver=sgd`),
+    /// beyond rounding.
     pub fn depends_on_row_order(&self) -> bool {
-        matches!(
-            self,
+        match self {
             LinearClassifier::Perceptron(_)
-                | LinearClassifier::Pocket(_)
-                | LinearClassifier::Sgd(_)
-        )
+            | LinearClassifier::Pocket(_)
+            | LinearClassifier::Sgd(_) => true,
+            LinearClassifier::Logistic(p) => p.training.solver == Solver::Sgd,
+            LinearClassifier::Softmax(_) | LinearClassifier::LeastSquares(_) => false,
+        }
     }
 
     /// Starts PLA, pocket or logistic regression from the linear-regression weights of
@@ -143,14 +146,7 @@ impl Params for LinearClassifier {
 impl Fit for LinearClassifier {
     type Model = LinearModel;
     fn fit(&self, data: &Dataset) -> Result<LinearModel> {
-        match self {
-            LinearClassifier::LeastSquares(p) => p.fit_classifier(data),
-            LinearClassifier::Perceptron(p) => p.fit(data),
-            LinearClassifier::Pocket(p) => p.fit(data),
-            LinearClassifier::Sgd(p) => p.fit(data),
-            LinearClassifier::Logistic(p) => p.fit(data),
-            LinearClassifier::Softmax(p) => p.fit(data),
-        }
+        each!(self, |p| p.fit(data))
     }
 }
 

@@ -10,6 +10,17 @@
 //! penalised, scikit-learn's convention, `fit_intercept`), or LIBLINEAR's `-B bias`: a
 //! feature of constant value `B` appended to every row, its weight penalised like the
 //! others (`b = B w_B`), or absent.
+//!
+//! `solver=sgd` runs the [SGD engine](crate::linear::sgd::engine) on the same objective
+//! divided by `C W`, `W = sum_n c_n` (so its minimiser is the same):
+//!
+//! ```text
+//! f(w) / (C W) = (1/N) sum_n c'_n ln(1 + exp(-y_n (w.x_n + b))) + alpha/2 ||w||^2,
+//! c'_n = N c_n / W,   alpha = 1 / (C W)
+//! ```
+//!
+//! with one step per row and epoch, rows in a new seeded order every epoch, and the free
+//! intercept (not penalised; `bias` is refused).
 
 use std::ops::Range;
 
@@ -19,8 +30,9 @@ use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{parse_param, unknown_param, Fit, Params};
 use crate::linear::cross_entropy::Training;
-use crate::linear::{row_weights, signed_targets, LinearModel, Link};
-use crate::optim::{Convergence, Objective, Solver};
+use crate::linear::sgd::{self, LearningRate, SgdProblem, SgdWeights, Stopping};
+use crate::linear::{row_weights, signed_targets, LinearModel, Link, Loss};
+use crate::optim::{norm2, Convergence, Evaluator, Objective, Solver};
 use crate::with_rows;
 
 const NAME: &str = "logistic-regression";
@@ -29,15 +41,37 @@ const NAME: &str = "logistic-regression";
 ///
 /// | name | default | meaning | valid range |
 /// |---|---|---|---|
-/// | `bias` | `none` | LIBLINEAR's `-B`: append a feature of value `B` whose weight is penalised (replaces the free intercept) | `none` or finite, `> 0` |
+/// | `bias` | `none` | LIBLINEAR's `-B`: append a feature of value `B` whose weight is penalised (replaces the free intercept; not with `solver=sgd`) | `none` or finite, `> 0` |
+/// | `learning_rate` | `optimal` | `solver=sgd`: the step schedule, `optimal` `1 / (alpha (t0 + t - 1))`, `constant` `eta0`, `invscaling` `eta0 / t^0.5` (`t` counts steps) | `optimal`, `constant`, `invscaling` |
+/// | `eta0` | 0.01 | `solver=sgd`: the step of `constant`, the first step of `invscaling` | finite, `> 0` |
+/// | `average` | `false` | `solver=sgd`: return the average of the iterates (ASGD) instead of the last one | bool |
+/// | `seed` | 0 | `solver=sgd`: seed of the row order of every epoch | any `u64` |
+/// | `n_iter_no_change` | 5 | `solver=sgd`: epochs in a row without an improvement of `tol` that stop the run (`>= max_iter`: run every epoch) | `>= 1` |
 ///
 /// and the [`Training`] params (`c`, `fit_intercept`, `class_weight`, `solver` (default
 /// `newton`), `tol`, `max_iter`, `step`, `init`). `init` holds `d` weights, then the
 /// intercept weight when there is one.
+///
+/// With `solver=sgd` (see the module doc for the objective it minimises), `max_iter` is the
+/// number of epochs at most and `tol` the engine's stopping rule: the run stops after
+/// `n_iter_no_change` epochs in a row whose epoch objective (the mean loss at the visits
+/// plus the penalty, on the scale of the module doc) does not drop below the best by `tol`. The
+/// report's `iterations` are epochs; its `objective` and `grad_norm` are `f` and `‖∇f‖₂`
+/// at the returned weights, as for the other solvers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogisticRegression {
     pub training: Training,
     pub bias: Option<f64>,
+    /// `solver=sgd`: the step schedule.
+    pub learning_rate: LearningRate,
+    /// `solver=sgd`: the step of `constant` and `invscaling`.
+    pub eta0: f64,
+    /// `solver=sgd`: average the iterates.
+    pub average: bool,
+    /// `solver=sgd`: seed of the row orders.
+    pub seed: u64,
+    /// `solver=sgd`: epochs without improvement that stop the run.
+    pub n_iter_no_change: usize,
 }
 
 impl Default for LogisticRegression {
@@ -45,9 +79,27 @@ impl Default for LogisticRegression {
         LogisticRegression {
             training: Training::with_solver(Solver::Newton),
             bias: None,
+            learning_rate: LearningRate::Optimal,
+            eta0: 0.01,
+            average: false,
+            seed: 0,
+            n_iter_no_change: 5,
         }
     }
 }
+
+/// The names of the params beyond [`Training`]'s.
+const OWN_NAMES: [&str; 6] = [
+    "bias",
+    "learning_rate",
+    "eta0",
+    "average",
+    "seed",
+    "n_iter_no_change",
+];
+
+/// The exponent of `learning_rate=invscaling` with `solver=sgd` (scikit-learn's default).
+const SGD_POWER_T: f64 = 0.5;
 
 /// Builder setters for the [`Training`] params of a params struct with a `training` field.
 macro_rules! training_setters {
@@ -105,6 +157,124 @@ impl LogisticRegression {
     pub fn bias(mut self, bias: f64) -> Self {
         self.bias = Some(bias);
         self
+    }
+
+    /// `solver=sgd`: sets the step schedule.
+    pub fn learning_rate(mut self, schedule: LearningRate) -> Self {
+        self.learning_rate = schedule;
+        self
+    }
+
+    /// `solver=sgd`: sets the step of `constant` and `invscaling`.
+    pub fn eta0(mut self, eta0: f64) -> Self {
+        self.eta0 = eta0;
+        self
+    }
+
+    /// `solver=sgd`: returns the average of the iterates.
+    pub fn average(mut self, on: bool) -> Self {
+        self.average = on;
+        self
+    }
+
+    /// `solver=sgd`: seeds the row orders.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// `solver=sgd`: sets the epochs without improvement that stop the run.
+    pub fn n_iter_no_change(mut self, epochs: usize) -> Self {
+        self.n_iter_no_change = epochs;
+        self
+    }
+
+    /// The smooth solvers (`newton`, `lbfgs`, `gd`, `gd-armijo`) on `f`; returns the
+    /// parameters in the layout of [`BinaryCrossEntropy`] and the report.
+    fn fit_smooth(&self, p: &Problem) -> Result<(Vec<f64>, Convergence)> {
+        let bv2 = match p.intercept {
+            Intercept::None => 0.0,
+            Intercept::Free => 1.0,
+            Intercept::Penalised(b) => b * b,
+        };
+        with_rows!(p.data.x(), |m| {
+            // curvature bound: sigma(1 - sigma) <= 1/4, so H <= I + 1/4 sum_n C c_n ||x_n||^2
+            let bound = 0.25
+                * (0..m.n_rows())
+                    .map(|i| p.weight[i] * (m.row_norm_sq(i) + bv2))
+                    .sum::<f64>();
+            self.training.solve(
+                &p.objective(m),
+                &class_counts(p.data),
+                p.weight_total,
+                bound,
+            )
+        })
+    }
+
+    /// `solver=sgd`: minimises `f / (C W)` (module doc) by SGD from `init` or zero; returns
+    /// the parameters in the layout of [`BinaryCrossEntropy`] and the report.
+    fn fit_sgd(&self, p: &Problem) -> Result<(Vec<f64>, Convergence)> {
+        if self.n_iter_no_change == 0 {
+            return Err(Error::param("n_iter_no_change", 0, "must be >= 1"));
+        }
+        if let Intercept::Penalised(b) = p.intercept {
+            return Err(Error::param(
+                "bias",
+                b,
+                "solver=sgd learns a free intercept only; use fit_intercept=true without bias, or another solver",
+            ));
+        }
+        if p.weight_total <= 0.0 {
+            return Err(Error::data(format!(
+                "{NAME} with solver=sgd needs a row of positive weight; every row weight is 0"
+            )));
+        }
+        // c'_n = N c_n / W from C c_n
+        let scale = p.data.n_samples() as f64 / (self.training.c * p.weight_total);
+        let scaled: Vec<f64> = p.weight.iter().map(|w| scale * w).collect();
+        let free = p.intercept == Intercept::Free;
+        let problem = SgdProblem {
+            loss: Loss::Log,
+            alpha: 1.0 / (self.training.c * p.weight_total),
+            learning_rate: self.learning_rate,
+            eta0: self.eta0,
+            power_t: SGD_POWER_T,
+            fit_intercept: free,
+            average: self.average,
+        };
+        let stopping = Stopping {
+            max_epochs: self.training.max_iter,
+            tol: Some(self.training.tol),
+            n_iter_no_change: self.n_iter_no_change,
+            shuffle: true,
+            seed: self.seed,
+        };
+        let mut start = self
+            .training
+            .start(p.data.n_features() + usize::from(free))?;
+        let b0 = if free {
+            start.pop().unwrap_or(0.0)
+        } else {
+            0.0
+        };
+        let mut state = SgdWeights::new(start, b0, self.average);
+        let run = sgd::minimize(p.data.x(), &p.y, &scaled, &problem, &stopping, &mut state)?;
+        let (mut w, b) = state.solution();
+        if free {
+            w.push(b);
+        }
+        // f and its gradient at the returned weights, on the scale of the other solvers
+        let mut grad = vec![0.0; w.len()];
+        let f = with_rows!(p.data.x(), |m| {
+            Evaluator::new(&p.objective(m)).value_grad(&w, &mut grad, false)
+        });
+        let convergence = Convergence {
+            objective: Some(f),
+            grad_norm: Some(norm2(&grad)),
+            ..run
+        };
+        Ok((w, convergence))
     }
 
     fn intercept(&self) -> Result<Intercept> {
@@ -281,6 +451,28 @@ impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
     }
 }
 
+/// A binary fit: the data, `y_n` in {-1, +1}, `C c_n`, `W = sum_n c_n` and the intercept.
+struct Problem<'a> {
+    data: &'a Dataset,
+    y: Vec<f64>,
+    /// `C c_n`.
+    weight: Vec<f64>,
+    weight_total: f64,
+    intercept: Intercept,
+}
+
+impl Problem<'_> {
+    /// The data term over the rows `m` of `data`.
+    fn objective<'m, M: RowAccess>(&'m self, m: &'m M) -> BinaryCrossEntropy<'m, M> {
+        BinaryCrossEntropy {
+            x: m,
+            y: &self.y,
+            weight: &self.weight,
+            intercept: self.intercept,
+        }
+    }
+}
+
 /// The number of rows of each class.
 pub(crate) fn class_counts(data: &Dataset) -> Vec<usize> {
     let mut counts = vec![0; data.classes().len()];
@@ -312,29 +504,19 @@ impl Fit for LogisticRegression {
             return single_class_model(data, Link::Logistic);
         }
         let cw = row_weights(data, &self.training.class_weight)?;
-        let weight_total: f64 = cw.iter().sum();
-        let weight: Vec<f64> = cw.iter().map(|c| self.training.c * c).collect();
-        let bv2 = match intercept {
-            Intercept::None => 0.0,
-            Intercept::Free => 1.0,
-            Intercept::Penalised(b) => b * b,
+        let problem = Problem {
+            data,
+            y,
+            weight: cw.iter().map(|c| self.training.c * c).collect(),
+            weight_total: cw.iter().sum(),
+            intercept,
+        };
+        let (w, convergence) = if self.training.solver == Solver::Sgd {
+            self.fit_sgd(&problem)?
+        } else {
+            self.fit_smooth(&problem)?
         };
         let d = data.n_features();
-        let (w, convergence) = with_rows!(data.x(), |m| {
-            // curvature bound: sigma(1 - sigma) <= 1/4, so H <= I + 1/4 sum_n C c_n ||x_n||^2
-            let bound = 0.25
-                * (0..m.n_rows())
-                    .map(|i| weight[i] * (m.row_norm_sq(i) + bv2))
-                    .sum::<f64>();
-            let obj = BinaryCrossEntropy {
-                x: m,
-                y: &y,
-                weight: &weight,
-                intercept,
-            };
-            self.training
-                .solve(&obj, &class_counts(data), weight_total, bound)
-        })?;
         let b = match intercept {
             Intercept::None => 0.0,
             Intercept::Free => w[d],
@@ -362,20 +544,32 @@ impl Params for LogisticRegression {
                 self.bias = match value.trim() {
                     "none" => None,
                     v => Some(parse_param(name, v)?),
-                };
-                Ok(())
+                }
             }
+            "learning_rate" => self.learning_rate = parse_param(name, value)?,
+            "eta0" => self.eta0 = parse_param(name, value)?,
+            "average" => self.average = parse_param(name, value)?,
+            "seed" => self.seed = parse_param(name, value)?,
+            "n_iter_no_change" => self.n_iter_no_change = parse_param(name, value)?,
             _ => {
                 let mut names = Training::NAMES.to_vec();
-                names.push("bias");
-                Err(unknown_param(NAME, name, &names))
+                names.extend(OWN_NAMES);
+                return Err(unknown_param(NAME, name, &names));
             }
         }
+        Ok(())
     }
     fn param_values(&self) -> Vec<(String, String)> {
         let mut v = self.training.values();
         let bias = self.bias.map_or("none".to_string(), |b| b.to_string());
-        v.push(("bias".into(), bias));
+        v.extend([
+            ("bias".into(), bias),
+            ("learning_rate".into(), self.learning_rate.to_string()),
+            ("eta0".into(), self.eta0.to_string()),
+            ("average".into(), self.average.to_string()),
+            ("seed".into(), self.seed.to_string()),
+            ("n_iter_no_change".into(), self.n_iter_no_change.to_string()),
+        ]);
         v
     }
 }
@@ -521,17 +715,94 @@ mod tests {
         p.set_param("solver", "lbfgs").unwrap();
         p.set_param("bias", "1").unwrap();
         p.set_param("init", "1,2,3").unwrap();
-        assert!(p.set_param("solver", "sgd").is_err());
+        assert!(p.set_param("solver", "adam").is_err());
+        p.set_param("learning_rate", "invscaling").unwrap();
+        p.set_param("eta0", "0.5").unwrap();
+        p.set_param("average", "true").unwrap();
+        p.set_param("seed", "7").unwrap();
+        p.set_param("n_iter_no_change", "20").unwrap();
+        assert!(p.set_param("learning_rate", "adaptive").is_err());
         assert!(p
             .set_param("alpha", "1")
             .unwrap_err()
             .to_string()
-            .contains("bias"));
+            .contains("learning_rate"));
         let mut q = LogisticRegression::default();
         for (n, v) in p.param_values() {
             q.set_param(&n, &v).unwrap();
         }
         assert_eq!(p, q);
+    }
+
+    #[test]
+    fn sgd_is_the_same_on_sparse_rows_and_checks_its_params() {
+        let data = toy();
+        let sgd = LogisticRegression::default()
+            .solver(Solver::Sgd)
+            .max_iter(50);
+        let dense = sgd.fit(&data).unwrap();
+        let sparse = sgd
+            .fit(&crate::linear::perceptron::tests::sparse_copy(&data))
+            .unwrap();
+        assert_eq!(dense.coef(), sparse.coef());
+        assert_eq!(dense.intercept(), sparse.intercept());
+        // the report holds f and its gradient at the returned weights
+        let c = dense.convergence();
+        assert!(c.iterations >= 1 && c.iterations <= 50, "{c:?}");
+        let mut w: Vec<f64> = dense.coef().iter().copied().collect();
+        w.push(dense.intercept()[0]);
+        let at_w = LogisticRegression::default()
+            .solver(Solver::Gd)
+            .step(1e-300)
+            .max_iter(1)
+            .init(w)
+            .fit(&data)
+            .unwrap();
+        let (f, g) = (c.objective.unwrap(), c.grad_norm.unwrap());
+        assert!((f - at_w.convergence().objective.unwrap()).abs() < 1e-12 * f);
+        assert!((g - at_w.convergence().grad_norm.unwrap()).abs() < 1e-9 * g.max(1.0));
+        let free = sgd.clone().fit_intercept(false).fit(&data).unwrap();
+        assert_eq!(free.intercept()[0], 0.0);
+        let e = sgd.clone().bias(1.0).fit(&data).unwrap_err().to_string();
+        assert!(e.contains("bias") && e.contains("free intercept"), "{e}");
+        let e = sgd.clone().n_iter_no_change(0).fit(&data).unwrap_err();
+        assert!(e.to_string().contains("n_iter_no_change"), "{e}");
+        let e = sgd
+            .clone()
+            .learning_rate(LearningRate::Constant)
+            .eta0(0.0)
+            .fit(&data)
+            .unwrap_err();
+        assert!(e.to_string().contains("eta0"), "{e}");
+        let zero = data.clone().with_weights(vec![0.0; 6]).unwrap();
+        let e = sgd.fit(&zero).unwrap_err().to_string();
+        assert!(e.contains("positive weight"), "{e}");
+        // the smooth solvers ignore the SGD params; init is honoured by SGD
+        let newton = LogisticRegression::default().tol(1e-10).fit(&data).unwrap();
+        assert_eq!(
+            newton.coef(),
+            LogisticRegression::default()
+                .tol(1e-10)
+                .average(true)
+                .seed(3)
+                .fit(&data)
+                .unwrap()
+                .coef()
+        );
+        let mut w: Vec<f64> = newton.coef().iter().copied().collect();
+        w.push(newton.intercept()[0]);
+        let warm = sgd.init(w).max_iter(1).fit(&data).unwrap();
+        let cold = LogisticRegression::default()
+            .solver(Solver::Sgd)
+            .max_iter(1)
+            .fit(&data)
+            .unwrap();
+        let f_newton = newton.convergence().objective.unwrap();
+        let (f_warm, f_cold) = (
+            warm.convergence().objective.unwrap(),
+            cold.convergence().objective.unwrap(),
+        );
+        assert!(f_warm - f_newton < f_cold - f_newton, "{f_warm} {f_cold}");
     }
 
     #[test]

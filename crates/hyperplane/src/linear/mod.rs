@@ -23,16 +23,19 @@ mod regression;
 pub mod sgd;
 mod softmax;
 
+/// The fitted-regressor trait, also at [`crate::Regressor`] (it lives in [`crate::estimator`]).
+pub use crate::estimator::Regressor;
 pub use cross_entropy::Training;
 pub use family::{LinearClassifier, LinearRegressor};
 pub use logistic::LogisticRegression;
 pub use loss::Loss;
-pub use margin::{margins, Margins};
+pub use margin::{margins, pla_check, Margins, PlaCheck};
 pub use model::{LinearModel, Link};
 pub use perceptron::{pla_update_bound, Order, Perceptron, PlaBound, Trace, TraceStep, TRACE_CAP};
 pub use pocket::Pocket;
 pub use regression::{
-    linear_regression_init, LinearRegression, LinearRegressionModel, LstsqMethod, Regressor, Ridge,
+    linear_regression_init, LinearRegression, LinearRegressionClassifier, LinearRegressionModel,
+    LstsqMethod, Ridge,
 };
 pub use sgd::{Sgd, SgdState};
 pub use softmax::SoftmaxRegression;

@@ -32,22 +32,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Params};
+use crate::estimator::{parse_param, unknown_param, Fit, Params, Regressor};
 use crate::linalg::{min_norm_lstsq, solve_upper, tall_r, Matrix, RowQr, Svd};
 use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::transform::check_weights;
 use crate::with_rows;
-
-/// A fitted regression model: real-valued predictions, one column per output.
-pub trait Regressor {
-    /// The number of features the model was fitted on.
-    fn n_features(&self) -> usize;
-    /// The number of outputs (columns of `y`).
-    fn n_outputs(&self) -> usize;
-    /// Predictions, shape `(n_samples, n_outputs)`; checks the feature count.
-    fn predict(&self, x: &Features) -> Result<Array2<f64>>;
-}
 
 /// How the dense least-squares problem is solved after the QR of `[X y]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -258,9 +248,14 @@ impl LinearRegression {
 
     /// Linear regression for binary classification: regress `y` in {-1, +1}
     /// ([`signed_targets`]) with the data set's sample weights, and classify by
-    /// `g(x) = sign(w.x + b)` (a [`LinearModel`] with [`Link::Sign`]).
+    /// `g(x) = sign(w.x + b)` (a [`LinearModel`] with [`Link::Sign`]). With class weights:
+    /// [`LinearRegressionClassifier`].
     pub fn fit_classifier(&self, data: &Dataset) -> Result<LinearModel> {
-        self.fit_signed(data, &ClassWeight::Uniform, "linear-regression-classifier")
+        self.fit_signed(
+            data,
+            &ClassWeight::Uniform,
+            LinearRegressionClassifier::KIND,
+        )
     }
 
     fn fit_signed(
@@ -292,6 +287,75 @@ impl LinearRegression {
             tol: self.tol,
             max_iter: self.max_iter,
         }
+    }
+}
+
+/// Linear regression used as a binary classifier (kind `linear-regression-classifier`):
+///
+/// ```text
+/// (w, b) = argmin sum_n c_n (y_n - w.x_n - b)^2,   y_n in {-1, +1},   g(x) = sign(w.x + b)
+/// c_n = sample_weight_n * class_weight_{y_n}
+/// ```
+///
+/// (minimum norm when the minimiser is not unique). An integer class weight `k` is the same
+/// fit as `k` copies of every row of that class: the courses' cost-sensitive
+/// classification by copying examples.
+///
+/// | name | default | meaning | valid range |
+/// |---|---|---|---|
+/// | `class_weight` | `none` | per-class weight multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
+///
+/// and the [`LinearRegression`] params (`fit_intercept`, `method`, `rcond`, `tol`,
+/// `max_iter`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinearRegressionClassifier {
+    pub regression: LinearRegression,
+    pub class_weight: ClassWeight,
+}
+
+impl LinearRegressionClassifier {
+    /// The kind name.
+    pub const KIND: &'static str = "linear-regression-classifier";
+
+    /// Sets the least-squares params.
+    pub fn regression(mut self, regression: LinearRegression) -> Self {
+        self.regression = regression;
+        self
+    }
+    /// Sets the class weights.
+    pub fn class_weight(mut self, class_weight: ClassWeight) -> Self {
+        self.class_weight = class_weight;
+        self
+    }
+}
+
+impl Fit for LinearRegressionClassifier {
+    type Model = LinearModel;
+    fn fit(&self, data: &Dataset) -> Result<LinearModel> {
+        self.regression
+            .fit_signed(data, &self.class_weight, Self::KIND)
+    }
+}
+
+impl Params for LinearRegressionClassifier {
+    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
+        match name {
+            "class_weight" => self.class_weight = parse_param(name, value)?,
+            _ if LINEAR_REGRESSION_PARAMS.contains(&name) => {
+                self.regression.set_param(name, value)?
+            }
+            _ => {
+                let mut names = LINEAR_REGRESSION_PARAMS.to_vec();
+                names.push("class_weight");
+                return Err(unknown_param(Self::KIND, name, &names));
+            }
+        }
+        Ok(())
+    }
+    fn param_values(&self) -> Vec<(String, String)> {
+        let mut values = self.regression.param_values();
+        values.push(("class_weight".into(), self.class_weight.to_string()));
+        values
     }
 }
 

@@ -28,7 +28,8 @@ use crate::with_rows;
 const NAME: &str = "softmax-regression";
 
 /// Params of softmax regression: the [`Training`] params (`c`, `fit_intercept`,
-/// `class_weight`, `solver` (default `lbfgs`), `tol`, `max_iter`, `step`, `init`). `init`
+/// `class_weight`, `solver` (default `lbfgs`; `sgd` is refused), `tol`, `max_iter`, `step`,
+/// `init`). `init`
 /// holds the `K x d` weights row by row, then the `K` intercepts when `fit_intercept`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SoftmaxRegression {
@@ -217,6 +218,12 @@ impl Fit for SoftmaxRegression {
     type Model = LinearModel;
     fn fit(&self, data: &Dataset) -> Result<LinearModel> {
         self.training.validate()?;
+        if self.training.solver == Solver::Sgd {
+            return Err(Error::Unsupported {
+                model: NAME.into(),
+                what: "solver=sgd: use solver=lbfgs, newton, gd or gd-armijo, or logistic-regression with solver=sgd (one-vs-all on more classes)".into(),
+            });
+        }
         data.check_fit()?;
         let k = data.classes().len();
         if k == 1 {
@@ -403,5 +410,22 @@ mod tests {
         let m = SoftmaxRegression::default().fit(&one).unwrap();
         assert_eq!(m.predict(&x).unwrap(), vec![Label::from("a"); 4]);
         assert!(SoftmaxRegression::default().set_param("bias", "1").is_err());
+    }
+
+    #[test]
+    fn sgd_is_refused_with_the_alternatives() {
+        let e = SoftmaxRegression::default()
+            .solver(Solver::Sgd)
+            .fit(&toy())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("softmax-regression cannot use solver=sgd"),
+            "{e}"
+        );
+        assert!(
+            e.contains("lbfgs") && e.contains("logistic-regression"),
+            "{e}"
+        );
     }
 }

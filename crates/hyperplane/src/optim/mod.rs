@@ -9,6 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
+
 /// Why a solver stopped without meeting its tolerance.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -107,6 +109,10 @@ pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
 /// | `lbfgs` | limited-memory BFGS (10 pairs), strong-Wolfe line search | one or more gradients |
 /// | `gd` | gradient descent `w <- w - step grad f(w)` with a fixed step | one gradient |
 /// | `gd-armijo` | gradient descent with a backtracking (Armijo) line search from `step` | one or more objective values |
+/// | `sgd` | stochastic gradient descent, one step per row ([`crate::linear::sgd`]'s engine) | one pass over the rows (an epoch) |
+///
+/// `sgd` steps on single rows of a pointwise loss, so it is run by the learner that owns
+/// the rows and the loss (logistic regression), not by [`Solver::minimize`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Solver {
@@ -114,15 +120,17 @@ pub enum Solver {
     Lbfgs,
     Gd,
     GdArmijo,
+    Sgd,
 }
 
 impl Solver {
     /// Every solver with its name.
-    pub const NAMES: [(&'static str, Solver); 4] = [
+    pub const NAMES: [(&'static str, Solver); 5] = [
         ("newton", Solver::Newton),
         ("lbfgs", Solver::Lbfgs),
         ("gd", Solver::Gd),
         ("gd-armijo", Solver::GdArmijo),
+        ("sgd", Solver::Sgd),
     ];
 
     /// The solver's name.
@@ -134,18 +142,26 @@ impl Solver {
     }
 
     /// Minimises the objective of `eval` from `w`; see [`Settings`] for the stopping rule.
+    /// [`Solver::Sgd`] is an [`Error::Unsupported`]: it needs the rows and the pointwise
+    /// loss, which a general [`Objective`] does not expose.
     pub fn minimize<O: Objective>(
         self,
         eval: &mut Evaluator<'_, O>,
         w: Vec<f64>,
         settings: &Settings,
-    ) -> (Vec<f64>, Convergence) {
-        match self {
+    ) -> Result<(Vec<f64>, Convergence)> {
+        Ok(match self {
             Solver::Newton => newton::tron(eval, w, settings),
             Solver::Lbfgs => lbfgs::lbfgs(eval, w, settings),
             Solver::Gd => gd::gradient_descent(eval, w, settings, false),
             Solver::GdArmijo => gd::gradient_descent(eval, w, settings, true),
-        }
+            Solver::Sgd => {
+                return Err(Error::Unsupported {
+                    model: "Solver::minimize".into(),
+                    what: "solver=sgd on a general objective (SGD steps on single rows of a pointwise loss; logistic-regression runs it itself)".into(),
+                })
+            }
+        })
     }
 }
 
@@ -270,7 +286,9 @@ mod solver_tests {
             (Solver::GdArmijo, 1.0),
         ] {
             let mut e = Evaluator::new(&q);
-            let (w, c) = solver.minimize(&mut e, vec![0.0; 4], &settings(100_000, step));
+            let (w, c) = solver
+                .minimize(&mut e, vec![0.0; 4], &settings(100_000, step))
+                .unwrap();
             assert!(c.converged(), "{solver:?}: {:?}", c.warning);
             for (a, b) in w.iter().zip(&exact) {
                 assert!((a - b).abs() < 1e-8, "{solver:?}: {w:?} vs {exact:?}");
@@ -282,17 +300,26 @@ mod solver_tests {
     fn a_huge_fixed_step_diverges_and_a_small_budget_is_reported() {
         let q = Quadratic::new(50, 4);
         let mut e = Evaluator::new(&q);
-        let (w, c) = Solver::Gd.minimize(&mut e, vec![0.0; 4], &settings(1000, 100.0));
+        let (w, c) = Solver::Gd
+            .minimize(&mut e, vec![0.0; 4], &settings(1000, 100.0))
+            .unwrap();
         assert!(
             matches!(c.warning, Some(ConvergenceWarning::Diverged { .. })),
             "{c:?}"
         );
         assert!(w.iter().all(|v| v.is_finite()) && c.objective.unwrap().is_finite());
-        let (_, c) = Solver::Gd.minimize(&mut e, vec![0.0; 4], &settings(3, 0.001));
+        let (_, c) = Solver::Gd
+            .minimize(&mut e, vec![0.0; 4], &settings(3, 0.001))
+            .unwrap();
         assert_eq!(
             c.warning,
             Some(ConvergenceWarning::MaxIterations { iterations: 3 })
         );
-        assert!("newton".parse::<Solver>().is_ok() && "sgd".parse::<Solver>().is_err());
+        assert!("newton".parse::<Solver>().is_ok() && "adam".parse::<Solver>().is_err());
+        let e = Solver::Sgd
+            .minimize(&mut e, vec![0.0; 4], &settings(3, 0.001))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("solver=sgd"), "{e}");
     }
 }

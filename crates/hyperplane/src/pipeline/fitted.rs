@@ -5,7 +5,7 @@ use crate::data::read::{self, Format, LabelColumn, ReadOptions};
 use crate::data::{labels, Features, Label, LabelledInput, RawInput};
 use crate::error::{Error, Result};
 use crate::estimator::Classifier;
-use crate::linear::{margins, LinearModel, Link, Margins};
+use crate::linear::{margins, pla_check, LinearModel, Link, Margins, Perceptron, PlaCheck};
 use crate::optim::Convergence;
 use crate::persist;
 use crate::text::{DocumentFiles, FittedVectorizer};
@@ -69,6 +69,10 @@ fn describe_raw(raw: &RawInput) -> &'static str {
         RawInput::Matrix(_) => "a LIBSVM matrix",
     }
 }
+
+/// A binary linear model inside a pipeline: its name (empty, or its class under
+/// one-vs-all), the model and the class index of every row (1 is its +1 class).
+type BinaryView<'a> = (String, &'a LinearModel, Vec<usize>);
 
 /// A fitted pipeline: input stage, transforms, model and class names. This is what a
 /// model file holds.
@@ -362,11 +366,52 @@ impl Pipeline {
     /// data: the model itself, or each one-vs-all model on "its class against the rest".
     /// One-vs-one models have no margin on rows outside their pair, so they are left out.
     pub fn margins(&self, data: &LabelledInput) -> Result<Vec<(String, Margins)>> {
-        let labels = data.require_labels("margins need the true label of every row")?;
+        let (x, views) = self.binary_views(data, "margins")?;
+        views
+            .into_iter()
+            .map(|(name, m, t)| Ok((name, margins(m, &x, &t)?)))
+            .collect()
+    }
+
+    /// For a perceptron (alone or one-vs-all), each binary model beside the course's PLA
+    /// bound on labelled data, with its own `(w, b)` as the separator: see
+    /// [`pla_check`]. Empty for every other kind.
+    pub fn pla_checks(&self, data: &LabelledInput) -> Result<Vec<(String, PlaCheck)>> {
+        if self.kind != Perceptron::KIND {
+            return Ok(Vec::new());
+        }
+        let param = |name: &str| {
+            self.params
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let fit_intercept = param("fit_intercept") != Some("false");
+        let from_zero = param("init_weights").is_none_or(|v| v == "none")
+            && !self
+                .preprocessing
+                .iter()
+                .any(|(n, v)| n == "init" && v == "linreg");
+        let (x, views) = self.binary_views(data, "PLA bounds")?;
+        views
+            .into_iter()
+            .map(|(name, m, t)| Ok((name, pla_check(m, &x, &t, fit_intercept, from_zero)?)))
+            .collect()
+    }
+
+    /// The features of labelled `data` and each binary linear model inside with its class
+    /// indices (index 1 is its +1 class): the model itself, or each one-vs-all model on
+    /// "its class against the rest". `what` names the caller in errors.
+    fn binary_views(
+        &self,
+        data: &LabelledInput,
+        what: &str,
+    ) -> Result<(Features, Vec<BinaryView<'_>>)> {
+        let labels = data.require_labels(&format!("{what} need the true label of every row"))?;
         let y = labels::encode_with(self.classes(), labels)?;
         let x = self.features_from(&data.input, &data.source)?;
-        match &self.model {
-            Model::Linear(m) if m.is_binary() => Ok(vec![(String::new(), margins(m, &x, &y)?)]),
+        let views = match &self.model {
+            Model::Linear(m) if m.is_binary() => vec![(String::new(), m, y)],
             Model::OneVsRest(_) => self
                 .model
                 .linear_models()
@@ -374,15 +419,19 @@ impl Pipeline {
                 .enumerate()
                 .map(|(k, (name, m))| {
                     let t: Vec<usize> = y.iter().map(|&c| usize::from(c == k)).collect();
-                    Ok((name, margins(m, &x, &t)?))
+                    (name, m, t)
                 })
                 .collect(),
-            _ => Err(Error::Unsupported {
-                model: self.kind.clone(),
-                what: "margins (they need a binary linear model or one-vs-all linear models)"
-                    .into(),
-            }),
-        }
+            _ => {
+                return Err(Error::Unsupported {
+                    model: self.kind.clone(),
+                    what: format!(
+                        "{what} (they need a binary linear model or one-vs-all linear models)"
+                    ),
+                })
+            }
+        };
+        Ok((x, views))
     }
 
     /// Reads `path` as input for this pipeline. Unless the caller named the label column,

@@ -35,10 +35,9 @@ pub use tune::{Tuning, Validation};
 use crate::bayes::{NaiveBayes, NaiveBayesModel};
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Fit, Params};
+use crate::estimator::{Classifier, Fit, Params, Regressor};
 use crate::linear::{
-    row_weights, ClassWeight, LinearClassifier, LinearModel, LinearRegressionModel,
-    LinearRegressor, Regressor,
+    row_weights, ClassWeight, LinearClassifier, LinearModel, LinearRegressionModel, LinearRegressor,
 };
 use crate::multiclass::{OneVsOne, OneVsRest, Strategy};
 use ndarray::Array2;
