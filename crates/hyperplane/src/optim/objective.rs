@@ -81,6 +81,8 @@ pub struct Evaluator<'a, O: Objective> {
     scratch: Vec<Vec<f64>>,
     curvature: Vec<f64>,
     previous_curvature: Vec<f64>,
+    /// The last point scored and its scores.
+    point: Scored,
     /// The line `w + a d` of [`Evaluator::line_start`]: `z(w)`, `z(d)`, `w` and `d`, and
     /// over the penalised parameters `w.w`, `w.d`, `d.d`.
     line: Line,
@@ -88,10 +90,16 @@ pub struct Evaluator<'a, O: Objective> {
     pub evaluations: usize,
 }
 
+/// A point `w` and its scores `z(w)` (`valid` once set).
+#[derive(Default)]
+struct Scored {
+    valid: bool,
+    w: Vec<f64>,
+    z: Vec<f64>,
+}
+
 #[derive(Default)]
 struct Line {
-    /// `z` holds the scores of `w` (set by `line_start` and `line_accept`).
-    scored: bool,
     z: Vec<f64>,
     q: Vec<f64>,
     w: Vec<f64>,
@@ -116,6 +124,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             chunks,
             curvature: Vec::new(),
             previous_curvature: Vec::new(),
+            point: Scored::default(),
             line: Line::default(),
             evaluations: 0,
         }
@@ -129,39 +138,56 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// `f(w)`, with `grad f(w)` written to `grad`; with `keep_curvature` the curvature at
     /// `w` is kept for [`Evaluator::hess_vec`].
     pub fn value_grad(&mut self, w: &[f64], grad: &mut [f64], keep_curvature: bool) -> f64 {
+        self.score_point(w);
+        let z = std::mem::take(&mut self.point.z);
+        let f = self.sum_at_scores(&z, w, grad, keep_curvature);
+        self.point.z = z;
+        f
+    }
+
+    /// Makes `w` the scored point: a pass over the rows for `z(w)` unless `w` is the point
+    /// scored last or `w = 0` (then `z = 0`, as `z` is linear in `w`).
+    fn score_point(&mut self, w: &[f64]) {
+        let point = &mut self.point;
+        if point.valid && point.w == w {
+            return;
+        }
         let obj = self.obj;
-        self.sum_loss_grad(w, grad, keep_curvature, |rows, g, curv| {
-            obj.loss_grad(w, rows, g, curv)
-        })
+        let width = obj.score_width();
+        point.w.clear();
+        point.w.extend_from_slice(w);
+        point.z.clear();
+        point.z.resize(obj.n_rows() * width, 0.0);
+        if w.iter().any(|&v| v != 0.0) {
+            let zs = split_by_chunks(&mut point.z, &self.chunks, width, true);
+            self.chunks
+                .par_iter()
+                .zip(zs.into_par_iter())
+                .for_each(|(rows, z)| obj.scores(w, rows.clone(), z.expect("kept")));
+        }
+        point.valid = true;
     }
 
     /// Starts a line search from `w` along `d`: one pass over the rows for the scores of
-    /// `d` (and of `w`, unless `w` is the point the last line search accepted). Then
-    /// [`Evaluator::line`] gives `f(w + a d)` for any `a` without touching the rows, and
-    /// [`Evaluator::line_accept`] moves to the chosen point.
+    /// `d`, and one for `w` unless it is the point scored last (a line search's accepted
+    /// step, or the last point evaluated). Then [`Evaluator::line`] gives `f(w + a d)` for
+    /// any `a` without touching the rows, and [`Evaluator::line_accept`] moves to the
+    /// chosen point.
     pub fn line_start(&mut self, w: &[f64], d: &[f64]) {
+        self.score_point(w);
         let obj = self.obj;
         let width = obj.score_width();
         let line = &mut self.line;
-        let known = line.scored && line.w == w;
-        line.w.clear();
-        line.w.extend_from_slice(w);
+        line.z.clone_from(&self.point.z);
+        line.w.clone_from(&self.point.w);
         line.d.clear();
         line.d.extend_from_slice(d);
-        line.z.resize(obj.n_rows() * width, 0.0);
         line.q.resize(obj.n_rows() * width, 0.0);
-        let zs = split_by_chunks(&mut line.z, &self.chunks, width, !known);
         let qs = split_by_chunks(&mut line.q, &self.chunks, width, true);
         self.chunks
             .par_iter()
-            .zip(zs.into_par_iter().zip(qs.into_par_iter()))
-            .for_each(|(rows, (z, q))| {
-                if let Some(z) = z {
-                    obj.scores(w, rows.clone(), z);
-                }
-                obj.scores(d, rows.clone(), q.expect("always split"));
-            });
-        line.scored = true;
+            .zip(qs.into_par_iter())
+            .for_each(|(rows, q)| obj.scores(d, rows.clone(), q.expect("kept")));
         let p = obj.penalised();
         let (wp, dp) = (&w[..p], &d[..p]);
         (line.ww, line.wd, line.dd) = (dot(wp, wp), dot(wp, dp), dot(dp, dp));
@@ -193,35 +219,34 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// `w_out` and returns `f` there with its gradient in `grad`, from the scores
     /// `z(w) + a z(d)` (one pass over the rows, for the gradient).
     pub fn line_accept(&mut self, a: f64, w_out: &mut [f64], grad: &mut [f64]) -> f64 {
-        let line = &mut self.line;
+        let line = &self.line;
         w_out.copy_from_slice(&line.w);
         axpy(a, &line.d, w_out);
-        axpy(a, &line.q, &mut line.z);
-        line.w.copy_from_slice(w_out);
-        let z = std::mem::take(&mut line.z);
-        let obj = self.obj;
-        let width = obj.score_width();
-        let f = self.sum_loss_grad(w_out, grad, false, |rows, g, curv| {
-            obj.loss_grad_at(&z[rows.start * width..rows.end * width], rows, g, curv)
-        });
-        self.line.z = z;
+        let point = &mut self.point;
+        point.w.clear();
+        point.w.extend_from_slice(w_out);
+        point.z.clone_from(&line.z);
+        axpy(a, &line.q, &mut point.z);
+        point.valid = true;
+        let z = std::mem::take(&mut point.z);
+        let f = self.sum_at_scores(&z, w_out, grad, false);
+        self.point.z = z;
         f
     }
 
-    /// `sum_chunks term(rows, zeroed scratch, curvature)` plus the penalty of `w`, with its
-    /// gradient written to `grad`.
-    fn sum_loss_grad<F>(
+    /// `f` at `w` whose scores are `z`, with its gradient written to `grad`: one pass over
+    /// the rows, chunks in parallel, summed in chunk order; with `keep_curvature` the
+    /// curvature at `w` is kept for [`Evaluator::hess_vec`].
+    fn sum_at_scores(
         &mut self,
+        z: &[f64],
         w: &[f64],
         grad: &mut [f64],
         keep_curvature: bool,
-        term: F,
-    ) -> f64
-    where
-        F: Fn(Range<usize>, &mut [f64], Option<&mut [f64]>) -> f64 + Sync,
-    {
+    ) -> f64 {
         self.evaluations += 1;
         let obj = self.obj;
+        let score_width = obj.score_width();
         let width = obj.curvature_width();
         if keep_curvature {
             std::mem::swap(&mut self.curvature, &mut self.previous_curvature);
@@ -235,7 +260,8 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             .zip(curv_parts.into_par_iter())
             .map(|((rows, g), curv)| {
                 g.iter_mut().for_each(|v| *v = 0.0);
-                term(rows.clone(), g, curv)
+                let span = rows.start * score_width..rows.end * score_width;
+                obj.loss_grad_at(&z[span], rows.clone(), g, curv)
             })
             .collect();
         self.sum_scratch(grad);
