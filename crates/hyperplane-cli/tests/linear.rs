@@ -370,3 +370,32 @@ fn bad_linear_input_is_one_line() {
     ]);
     assert!(e.contains("ova"), "{e}");
 }
+
+#[test]
+fn inspect_says_when_no_feature_points_towards_a_class() {
+    // label by the sign of a + b: both weights end positive, so class `neg` has no feature
+    let mut csv = String::from("a,b,label\n");
+    for i in -4..=4 {
+        for j in -4..=4 {
+            if i + j != 0 {
+                let label = if i + j > 0 { "pos" } else { "neg" };
+                csv.push_str(&format!("{i},{j},{label}\n"));
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "diag.csv", &csv);
+    let model = dir.path().join("pla.json");
+    train(&data, "perceptron", &[], &model);
+    let text = ok(&["inspect", "--model", s(&model)]);
+    let neg = text
+        .split("top features of class neg")
+        .nth(1)
+        .expect("a section for class neg");
+    let first_line = neg.lines().nth(1).unwrap_or_default();
+    assert!(
+        first_line.contains("(none: no feature's weight points towards this class)"),
+        "{text}"
+    );
+    assert!(text.contains("top features of class pos"), "{text}");
+}

@@ -400,7 +400,14 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
             summary.top_feature_score
         );
         let words: Vec<String> = top.iter().map(|(n, s)| format!("{n} ({s:.2e})")).collect();
-        outln!(out, "  {}", words.join(", "));
+        if words.is_empty() {
+            outln!(
+                out,
+                "  (none: no feature's weight points towards this class)"
+            );
+        } else {
+            outln!(out, "  {}", words.join(", "));
+        }
     }
     Ok(out)
 }
