@@ -323,52 +323,32 @@ fn bad_linear_input_is_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let data = write(dir.path(), "sep.csv", &separable());
     let out = dir.path().join("m.json");
-    let e = fails(&[
-        "train",
-        "--data",
-        s(&data),
-        "--model",
-        "ridge",
-        "--out",
-        s(&out),
-    ]);
-    assert!(e.contains("needs a number") && e.contains("`pos`"), "{e}");
-    let e = fails(&[
-        "train",
-        "--data",
-        s(&data),
-        "--model",
-        "perceptron",
-        "--param",
-        "init=random",
-        "--out",
-        s(&out),
-    ]);
-    assert!(e.contains("linreg"), "{e}");
-    let e = fails(&[
-        "train",
-        "--data",
-        s(&data),
-        "--model",
-        "sgd",
-        "--param",
-        "loss=huber",
-        "--out",
-        s(&out),
-    ]);
-    assert!(e.contains("modified_huber"), "{e}");
-    let e = fails(&[
-        "train",
-        "--data",
-        s(&data),
-        "--model",
-        "perceptron",
-        "--multiclass",
-        "all",
-        "--out",
-        s(&out),
-    ]);
-    assert!(e.contains("ova"), "{e}");
+    let cases: [(&str, &[&str], &[&str]); 4] = [
+        ("ridge", &[], &["needs a number", "`pos`"]),
+        ("perceptron", &["--param", "init=random"], &["linreg"]),
+        ("sgd", &["--param", "loss=huber"], &["modified_huber"]),
+        ("perceptron", &["--multiclass", "all"], &["ova"]),
+    ];
+    for (kind, extra, expected) in cases {
+        let args = [
+            &[
+                "train",
+                "--data",
+                s(&data),
+                "--model",
+                kind,
+                "--out",
+                s(&out),
+            ],
+            extra,
+        ]
+        .concat();
+        let e = fails(&args);
+        assert!(
+            expected.iter().all(|x| e.contains(x)),
+            "{kind} {extra:?}: {e}"
+        );
+    }
 }
 
 #[test]

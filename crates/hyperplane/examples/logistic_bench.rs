@@ -13,18 +13,11 @@
 use std::path::Path;
 use std::time::Instant;
 
-use hyperplane::data::{libsvm, Dataset, RawInput};
-use hyperplane::linear::LogisticRegression;
-use hyperplane::{Classifier, Error, Fit, Result};
+mod common;
 
-fn load(path: &str, n_features: Option<usize>) -> Result<Dataset> {
-    let input = libsvm::read(Path::new(path), n_features)?;
-    let labels = input.require_labels("training")?.to_vec();
-    let RawInput::Matrix(x) = input.input else {
-        return Err(Error::data("a LIBSVM file reads to a matrix"));
-    };
-    Dataset::new(x, &labels)
-}
+use hyperplane::data::libsvm;
+use hyperplane::linear::LogisticRegression;
+use hyperplane::{Error, Fit, Result};
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -35,7 +28,7 @@ fn main() -> Result<()> {
     }
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or(default.to_string());
     let t = Instant::now();
-    let train = load(&args[1], None)?;
+    let train = libsvm::read_dataset(Path::new(&args[1]), None)?;
     let read_seconds = t.elapsed().as_secs_f64();
     let params = LogisticRegression::default()
         .c(arg(3, "1").parse().map_err(|_| Error::data("C"))?)
@@ -45,15 +38,8 @@ fn main() -> Result<()> {
     let t = Instant::now();
     let model = params.fit(&train)?;
     let fit_seconds = t.elapsed().as_secs_f64();
-    let test = load(&args[2], Some(train.n_features()))?;
-    let predicted = model.predict(test.x())?;
-    let labels = test.labels();
-    let hits = predicted
-        .iter()
-        .zip(&labels)
-        .filter(|(a, b)| a == b)
-        .count();
-    let accuracy = hits as f64 / labels.len() as f64;
+    let test = libsvm::read_dataset(Path::new(&args[2]), Some(train.n_features()))?;
+    let accuracy = common::accuracy(&model, &test)?;
     let c = model.convergence();
     println!(
         "{{\"read_seconds\": {read_seconds}, \"fit_seconds\": {fit_seconds}, \"objective\": {}, \"iterations\": {}, \"grad_norm\": {}, \"accuracy\": {accuracy}, \"warning\": {}}}",

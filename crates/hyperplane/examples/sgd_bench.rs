@@ -12,29 +12,11 @@
 use std::path::Path;
 use std::time::Instant;
 
-use hyperplane::data::{libsvm, Dataset, RawInput};
+mod common;
+
+use hyperplane::data::{libsvm, Dataset};
 use hyperplane::linear::{Loss, Order, Perceptron, Sgd};
 use hyperplane::{Classifier, Error, Fit, Result};
-
-fn load(path: &str, n_features: Option<usize>) -> Result<Dataset> {
-    let input = libsvm::read(Path::new(path), n_features)?;
-    let labels = input.require_labels("training")?.to_vec();
-    let RawInput::Matrix(x) = input.input else {
-        return Err(Error::data("a LIBSVM file reads to a matrix"));
-    };
-    Dataset::new(x, &labels)
-}
-
-fn accuracy(model: &impl Classifier, test: &Dataset) -> Result<f64> {
-    let predicted = model.predict(test.x())?;
-    let labels = test.labels();
-    let hits = predicted
-        .iter()
-        .zip(&labels)
-        .filter(|(a, b)| a == b)
-        .count();
-    Ok(hits as f64 / labels.len() as f64)
-}
 
 fn report<M: Classifier>(
     name: &str,
@@ -48,7 +30,7 @@ fn report<M: Classifier>(
     println!(
         "{{\"learner\": \"{name}\", \"fit_seconds\": {seconds}, \"epoch_seconds\": {}, \"accuracy\": {}}}",
         seconds / epochs as f64,
-        accuracy(&model, test)?
+        common::accuracy(&model, test)?
     );
     Ok(())
 }
@@ -66,8 +48,8 @@ fn main() -> Result<()> {
             .map_err(|_| Error::data("EPOCHS must be a positive integer"))?,
         None => 5,
     };
-    let train = load(&args[1], None)?;
-    let test = load(&args[2], Some(train.n_features()))?;
+    let train = libsvm::read_dataset(Path::new(&args[1]), None)?;
+    let test = libsvm::read_dataset(Path::new(&args[2]), Some(train.n_features()))?;
     report("perceptron", epochs, &test, || {
         Perceptron::default()
             .order(Order::Random)

@@ -239,7 +239,7 @@ fn linear_regression_classifies_and_initialises() {
         .map(|&s| s.into())
         .collect();
     let data = Dataset::new(Features::Dense(x.clone()), &labels).unwrap();
-    let model = LinearRegression::new().fit_classifier(&data).unwrap();
+    let model = LinearRegressionClassifier::default().fit(&data).unwrap();
     assert_eq!(model.predict(data.x()).unwrap(), labels);
     assert!(
         model.predict_proba(data.x()).is_err(),
@@ -265,8 +265,8 @@ fn linear_regression_classifies_and_initialises() {
         &["a", "b", "c", "a", "b", "c"].map(Label::from),
     )
     .unwrap();
-    assert!(LinearRegression::new()
-        .fit_classifier(&three)
+    assert!(LinearRegressionClassifier::default()
+        .fit(&three)
         .unwrap_err()
         .to_string()
         .contains("multiclass"));

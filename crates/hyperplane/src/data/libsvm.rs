@@ -23,11 +23,36 @@ use std::path::Path;
 use crate::data::input::{LabelledInput, RawInput};
 use crate::data::labels::Label;
 use crate::data::matrix::{large_buffer, CsrMatrix, Features};
+use crate::data::Dataset;
 use crate::error::{Error, Result};
 
 /// Reads a LIBSVM / SVMlight file into a sparse matrix and its labels (if it has them),
 /// one line at a time.
 pub fn read(path: &Path, n_features: Option<usize>) -> Result<LabelledInput> {
+    let (x, labels) = read_parts(path, n_features)?;
+    Ok(LabelledInput {
+        input: RawInput::Matrix(Features::Sparse(x)),
+        labels,
+        source: path.to_path_buf(),
+    })
+}
+
+/// Reads a labelled LIBSVM file straight into a [`Dataset`] (scikit-learn's
+/// `load_svmlight_file`); `n_features` fixes the width, e.g. a test file read to match a
+/// training file.
+pub fn read_dataset(path: &Path, n_features: Option<usize>) -> Result<Dataset> {
+    let (x, labels) = read_parts(path, n_features)?;
+    let labels = labels.ok_or_else(|| {
+        Error::data(format!(
+            "{} has no labels; a data set needs one per row",
+            path.display()
+        ))
+    })?;
+    Dataset::new(Features::Sparse(x), &labels)
+}
+
+/// The matrix and labels of a LIBSVM file, streamed through a buffer.
+fn read_parts(path: &Path, n_features: Option<usize>) -> Result<(CsrMatrix, Option<Vec<Label>>)> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let size = file.metadata().map_or(0, |m| m.len() as usize);
     let mut reader = BufReader::with_capacity(1 << 20, file);
@@ -47,12 +72,7 @@ pub fn read(path: &Path, n_features: Option<usize>) -> Result<LabelledInput> {
         }
         p.line(lineno, &line)?;
     }
-    let (x, labels) = p.finish()?;
-    Ok(LabelledInput {
-        input: RawInput::Matrix(Features::Sparse(x)),
-        labels,
-        source: path.to_path_buf(),
-    })
+    p.finish()
 }
 
 /// Parses LIBSVM text held in memory; `file` names the source in error messages.
@@ -366,6 +386,9 @@ mod tests {
         assert_eq!(classes, vec![Label::Int(-1), Label::Int(1)]);
         assert_eq!(x.row(0).1[0], 0.708333);
         assert_eq!(got.source, path);
+        let data = read_dataset(&path, Some(20)).unwrap();
+        assert_eq!((data.n_samples(), data.n_features()), (270, 20));
+        assert_eq!(data.classes(), &classes[..]);
     }
 
     #[test]

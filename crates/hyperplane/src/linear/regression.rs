@@ -246,18 +246,6 @@ impl LinearRegression {
         self.problem().fit(x, y, weights)
     }
 
-    /// Linear regression for binary classification: regress `y` in {-1, +1}
-    /// ([`signed_targets`]) with the data set's sample weights, and classify by
-    /// `g(x) = sign(w.x + b)` (a [`LinearModel`] with [`Link::Sign`]). With class weights:
-    /// [`LinearRegressionClassifier`].
-    pub fn fit_classifier(&self, data: &Dataset) -> Result<LinearModel> {
-        self.fit_signed(
-            data,
-            &ClassWeight::Uniform,
-            LinearRegressionClassifier::KIND,
-        )
-    }
-
     fn fit_signed(
         &self,
         data: &Dataset,

@@ -277,12 +277,15 @@ fn points_box(x: &Array2<f64>) -> Result<[(f64, f64); 2]> {
 }
 
 /// Draws the points `x` as dots coloured by class (`truth[i]` indexes `classes`), one
-/// legend entry per class that has points.
-pub(super) fn draw_points<'a, 'b: 'a, X, Y>(
+/// legend entry per class that has points, then the legend box at `position` (placed
+/// clear of the points when `Auto`) for a plot `height` pixels high.
+pub(super) fn draw_points_and_legend<'a, 'b: 'a, X, Y>(
     ctx: &mut Chart<'a, 'b, X, Y>,
     x: &Array2<f64>,
     truth: &[usize],
     classes: &[Label],
+    position: LegendPosition,
+    height: u32,
 ) -> Result<()>
 where
     X: Ranged<ValueType = f64>,
@@ -305,7 +308,8 @@ where
             .label(class.to_string())
             .legend(move |(x, y)| Circle::new((x + 10, y), 5, style));
     }
-    Ok(())
+    let points = x.rows().into_iter().map(|p| (p[0], p[1]));
+    legend(ctx, position, font_sizes(height).2, points)
 }
 
 /// The segment of the line `w . x + b = c` inside the box, if it crosses it.
@@ -482,13 +486,13 @@ pub fn boundary_svg(
                 ctx.draw_series(margins).map_err(draw_error)?;
             }
         }
-        draw_points(&mut ctx, x, &truth, &classes)?;
-        let points = x.rows().into_iter().map(|p| (p[0], p[1]));
-        legend(
+        draw_points_and_legend(
             &mut ctx,
+            x,
+            &truth,
+            &classes,
             options.legend,
-            font_sizes(options.height).2,
-            points,
+            options.height,
         )?;
         root.present().map_err(draw_error)?;
     }

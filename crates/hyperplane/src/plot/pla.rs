@@ -6,9 +6,9 @@
 use ndarray::Array2;
 use plotters::prelude::*;
 
-use super::boundary::{check_points, clip_line, draw_points};
-use super::line::{frame, legend, LegendPosition};
-use super::{check_size, draw_error, font_sizes};
+use super::boundary::{check_points, clip_line, draw_points_and_legend};
+use super::line::{frame, LegendPosition};
+use super::{check_size, draw_error};
 use crate::data::{labels, Label};
 use crate::error::{Error, Result};
 use crate::estimator::Classifier;
@@ -143,13 +143,13 @@ pub fn pla_svg(
                 w[0], w[1], b
             ))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], bold));
-        draw_points(&mut ctx, x, &truth, model.classes())?;
-        let points = x.rows().into_iter().map(|p| (p[0], p[1]));
-        legend(
+        draw_points_and_legend(
             &mut ctx,
+            x,
+            &truth,
+            model.classes(),
             options.legend,
-            font_sizes(options.height).2,
-            points,
+            options.height,
         )?;
         root.present().map_err(draw_error)?;
     }
