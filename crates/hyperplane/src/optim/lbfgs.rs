@@ -41,11 +41,7 @@ pub(super) fn lbfgs<O: Objective>(
     };
     let mut pairs: VecDeque<(Vec<f64>, Vec<f64>, f64)> = VecDeque::with_capacity(MEMORY);
     let mut d = vec![0.0; n];
-    // the accepted point and its gradient
-    let mut search = Accepted {
-        w: vec![0.0; n],
-        g: vec![0.0; n],
-    };
+    let (mut w_new, mut g_new) = (vec![0.0; n], vec![0.0; n]);
     for it in 1..=s.max_iter {
         if s.norm.of(&g) <= s.gtol {
             return (w, report(it - 1, f, &g, None));
@@ -66,9 +62,9 @@ pub(super) fn lbfgs<O: Objective>(
             let warning = ConvergenceWarning::LineSearchFailed { iteration: it };
             return (w, report(it, f, &g, Some(warning)));
         };
-        let f_new = eval.line_accept(a, &mut search.w, &mut search.g);
-        let step: Vec<f64> = search.w.iter().zip(&w).map(|(a, b)| a - b).collect();
-        let change: Vec<f64> = search.g.iter().zip(&g).map(|(a, b)| a - b).collect();
+        let f_new = eval.line_accept(a, &mut w_new, &mut g_new);
+        let step: Vec<f64> = w_new.iter().zip(&w).map(|(a, b)| a - b).collect();
+        let change: Vec<f64> = g_new.iter().zip(&g).map(|(a, b)| a - b).collect();
         let sy = dot(&step, &change);
         if sy > 1e-10 * dot(&change, &change) {
             if pairs.len() == MEMORY {
@@ -77,8 +73,8 @@ pub(super) fn lbfgs<O: Objective>(
             pairs.push_back((step, change, 1.0 / sy));
         }
         let decrease = (f - f_new) / f.abs().max(f_new.abs()).max(1.0);
-        std::mem::swap(&mut w, &mut search.w);
-        std::mem::swap(&mut g, &mut search.g);
+        std::mem::swap(&mut w, &mut w_new);
+        std::mem::swap(&mut g, &mut g_new);
         f = f_new;
         if decrease <= s.ftol {
             return (w, report(it, f, &g, None));
@@ -115,12 +111,6 @@ struct Point {
     a: f64,
     f: f64,
     slope: f64,
-}
-
-/// The point a line search accepted, and its gradient.
-struct Accepted {
-    w: Vec<f64>,
-    g: Vec<f64>,
 }
 
 /// A step `a` along `d` from `w0` meeting the strong Wolfe conditions, or `None` when none
