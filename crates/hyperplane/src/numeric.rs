@@ -31,6 +31,18 @@ pub fn log1pexp(x: f64) -> f64 {
     }
 }
 
+/// `(log(1 + exp(x)), 1 / (1 + exp(-x)))`: [`log1pexp`] and [`sigmoid`] (the same values)
+/// from one exponential, `e = exp(-|x|)`, for the log loss and its derivative together.
+#[inline]
+pub fn log1pexp_sigmoid(x: f64) -> (f64, f64) {
+    let e = (-x.abs()).exp();
+    if x > 0.0 {
+        (x + e.ln_1p(), 1.0 / (1.0 + e))
+    } else {
+        (e.ln_1p(), e / (1.0 + e))
+    }
+}
+
 /// The logistic function `1 / (1 + exp(-x))`, evaluated so that it never overflows.
 #[inline]
 pub fn sigmoid(x: f64) -> f64 {
@@ -84,6 +96,9 @@ mod tests {
         assert!((sigmoid(2.0) + sigmoid(-2.0) - 1.0).abs() < 1e-15);
         assert_eq!(sigmoid(-800.0), 0.0);
         assert_eq!(sigmoid(800.0), 1.0);
+        for x in [-800.0, -20.0, -1.5, -1e-300, 0.0, 1e-300, 0.3, 7.0, 800.0] {
+            assert_eq!(log1pexp_sigmoid(x), (log1pexp(x), sigmoid(x)), "at {x}");
+        }
     }
 
     #[test]

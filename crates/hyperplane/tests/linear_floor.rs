@@ -3,6 +3,7 @@
 
 use hyperplane::data::split::StratifiedKFold;
 use hyperplane::linear::{ClassWeight, LinearModel, Link, LogisticRegression, SoftmaxRegression};
+use hyperplane::optim::Solver;
 use hyperplane::transform::StandardScaler;
 use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Fit, Label};
 use ndarray::Array2;
@@ -107,11 +108,17 @@ fn integer_weights_equal_repeated_rows() {
             if d.classes().len() == 2 {
                 LogisticRegression::default().tol(1e-10).fit(d).unwrap()
             } else {
-                SoftmaxRegression::default().tol(1e-10).fit(d).unwrap()
+                // Newton: it converges to the tolerance, where L-BFGS on unscaled iris
+                // stops on its relative-decrease rule, at a point that depends on rounding
+                SoftmaxRegression::default()
+                    .solver(Solver::Newton)
+                    .tol(1e-10)
+                    .fit(d)
+                    .unwrap()
             }
         };
         let (a, b) = (fit(&weighted), fit(&copies));
-        assert!(close(&a, &b, 1e-5), "{:?}\n{:?}", params(&a), params(&b));
+        assert!(close(&a, &b, 1e-8), "{:?}\n{:?}", params(&a), params(&b));
     }
 }
 

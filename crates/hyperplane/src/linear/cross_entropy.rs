@@ -173,13 +173,14 @@ impl Training {
 
     /// Minimises `obj` (whose data term already holds `C c_n`) from `init` or zero.
     /// `class_counts` are the rows per class, `weight_total` is `sum_n c_n`, and
-    /// `curvature_bound` bounds the largest eigenvalue of the data term's Hessian.
+    /// `curvature_bound` bounds the largest eigenvalue of the data term's Hessian; it costs a
+    /// pass over the rows, so it is called only for gradient descent's default step.
     pub(super) fn solve<O: Objective>(
         &self,
         obj: &O,
         class_counts: &[usize],
         weight_total: f64,
-        curvature_bound: f64,
+        curvature_bound: impl FnOnce() -> f64,
     ) -> Result<(Vec<f64>, Convergence)> {
         let w0 = self.start(obj.dim())?;
         let mut eval = Evaluator::new(obj);
@@ -199,7 +200,11 @@ impl Training {
             gtol,
             norm,
             ftol: 64.0 * f64::EPSILON,
-            step: self.step.unwrap_or(1.0 / (1.0 + curvature_bound)),
+            step: match (self.solver, self.step) {
+                (_, Some(step)) => step,
+                (Solver::Gd | Solver::GdArmijo, None) => 1.0 / (1.0 + curvature_bound()),
+                (_, None) => 1.0, // unused by the other solvers
+            },
         };
         self.solver.minimize(&mut eval, w0, &settings)
     }

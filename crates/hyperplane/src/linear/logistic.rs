@@ -32,6 +32,7 @@ use crate::estimator::{parse_param, unknown_param, Fit, Params};
 use crate::linear::cross_entropy::Training;
 use crate::linear::sgd::{self, LearningRate, SgdProblem, SgdWeights, Stopping};
 use crate::linear::{row_weights, signed_targets, LinearModel, Link, Loss};
+use crate::numeric::log1pexp_sigmoid;
 use crate::optim::{norm2, Convergence, Evaluator, Objective, Solver};
 use crate::with_rows;
 
@@ -199,10 +200,11 @@ impl LogisticRegression {
         };
         with_rows!(p.data.x(), |m| {
             // curvature bound: sigma(1 - sigma) <= 1/4, so H <= I + 1/4 sum_n C c_n ||x_n||^2
-            let bound = 0.25
-                * (0..m.n_rows())
+            let bound = || {
+                0.25 * (0..m.n_rows())
                     .map(|i| p.weight[i] * (m.row_norm_sq(i) + bv2))
-                    .sum::<f64>();
+                    .sum::<f64>()
+            };
             self.training.solve(
                 &p.objective(m),
                 &class_counts(p.data),
@@ -322,15 +324,8 @@ impl<M: RowAccess> BinaryCrossEntropy<'_, M> {
     #[inline]
     fn pointwise(&self, i: usize, s: f64) -> (f64, f64, f64) {
         let (c, y) = (self.weight[i], self.y[i]);
-        let z = y * s;
-        // e = exp(-|z|): ln(1 + exp(-z)) and sigma(-z) from one exponential
-        let e = (-z.abs()).exp();
-        let (log1p, sig_neg) = if z >= 0.0 {
-            (e.ln_1p(), e / (1.0 + e))
-        } else {
-            (-z + e.ln_1p(), 1.0 / (1.0 + e))
-        };
-        (c * log1p, -c * y * sig_neg, c * sig_neg * (1.0 - sig_neg))
+        let (loss, sig_neg) = log1pexp_sigmoid(-y * s);
+        (c * loss, -c * y * sig_neg, c * sig_neg * (1.0 - sig_neg))
     }
 
     /// The value of the intercept feature (0 without an intercept).

@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::numeric::{log1pexp, sigmoid};
+use crate::numeric::{log1pexp, log1pexp_sigmoid, sigmoid};
 
 /// A pointwise error measure / training loss on the margin `y s`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,6 +109,24 @@ impl Loss {
             }
         }
     }
+
+    /// `(err(s, y), d err / d s)`: [`Loss::value`] and [`Loss::derivative`], the log losses'
+    /// from one exponential.
+    #[inline]
+    pub fn value_and_derivative(self, s: f64, y: f64) -> (f64, f64) {
+        match self {
+            Loss::Log | Loss::ScaledLog => {
+                let (value, sig) = log1pexp_sigmoid(-y * s);
+                let unit = if self == Loss::Log {
+                    1.0
+                } else {
+                    std::f64::consts::LN_2
+                };
+                (value / unit, -y * sig / unit)
+            }
+            _ => (self.value(s, y), self.derivative(s, y)),
+        }
+    }
 }
 
 impl std::str::FromStr for Loss {
@@ -138,6 +156,14 @@ mod tests {
             let e01 = Loss::ZeroOne.value(s, y);
             for l in [Loss::ScaledLog, Loss::Squared, Loss::Hinge, Loss::ModifiedHuber] {
                 prop_assert!(e01 <= l.value(s, y) + 1e-12, "{:?} at s={s} y={y}", l);
+            }
+        }
+
+        #[test]
+        fn value_and_derivative_are_the_two_alone(s in -50.0f64..50.0, positive in any::<bool>()) {
+            let y = if positive { 1.0 } else { -1.0 };
+            for (_, loss) in Loss::NAMES {
+                prop_assert_eq!(loss.value_and_derivative(s, y), (loss.value(s, y), loss.derivative(s, y)));
             }
         }
 

@@ -271,9 +271,9 @@ pub(super) enum Step {
 }
 
 /// The walk of PLA and pocket: current weights and the position in the row order.
-pub(super) struct Walk<'a> {
-    y: &'a [f64],
-    c: &'a [f64],
+pub(super) struct Walk {
+    /// `[y_n, c_n]`: label and weight side by side, one cache line for a shuffled visit.
+    labels: Vec<[f64; 2]>,
     eta: f64,
     fit_intercept: bool,
     pub w: Vec<f64>,
@@ -289,10 +289,10 @@ pub(super) struct Walk<'a> {
     clean: usize,
 }
 
-impl<'a> Walk<'a> {
+impl Walk {
     /// A walk from `(w, b)`; `rng` shuffles every pass when given.
     pub fn new(
-        fit: &'a BinaryFit,
+        fit: &BinaryFit,
         eta: f64,
         fit_intercept: bool,
         (w, b): (Vec<f64>, f64),
@@ -300,8 +300,7 @@ impl<'a> Walk<'a> {
     ) -> Self {
         let n = fit.y.len();
         Walk {
-            y: &fit.y,
-            c: &fit.c,
+            labels: fit.y.iter().zip(&fit.c).map(|(&y, &c)| [y, c]).collect(),
             eta,
             fit_intercept,
             w,
@@ -338,9 +337,10 @@ impl<'a> Walk<'a> {
                 }
             }
             let i = self.order[self.pos];
-            m.prefetch_ahead(&self.order, self.pos);
+            m.prefetch_ahead(&self.order, self.pos, &self.labels);
             self.pos += 1;
-            if self.c[i] > 0.0 && self.y[i] * (m.dot_row(i, &self.w) + self.b) <= 0.0 {
+            let [y, c] = self.labels[i];
+            if c > 0.0 && y * (m.dot_row(i, &self.w) + self.b) <= 0.0 {
                 return Step::Mistake(i);
             }
             self.clean += 1;
@@ -349,7 +349,8 @@ impl<'a> Walk<'a> {
 
     /// `w += eta c_n y_n x_n`, `b += eta c_n y_n`.
     pub fn update<M: RowAccess>(&mut self, m: &M, i: usize) {
-        let step = self.eta * self.c[i] * self.y[i];
+        let [y, c] = self.labels[i];
+        let step = self.eta * c * y;
         m.add_row_scaled(i, step, &mut self.w);
         if self.fit_intercept {
             self.b += step;

@@ -236,10 +236,11 @@ impl Fit for SoftmaxRegression {
         let fit_intercept = self.training.fit_intercept;
         let (w, convergence) = with_rows!(data.x(), |m| {
             // diag(p) - p p^T <= 1/2 I, so H <= I + 1/2 sum_n C c_n (||x_n||^2 + 1)
-            let bound = 0.5
-                * (0..m.n_rows())
+            let bound = || {
+                0.5 * (0..m.n_rows())
                     .map(|i| weight[i] * (m.row_norm_sq(i) + f64::from(u8::from(fit_intercept))))
-                    .sum::<f64>();
+                    .sum::<f64>()
+            };
             let obj = MultinomialCrossEntropy {
                 x: m,
                 targets: data.targets(),

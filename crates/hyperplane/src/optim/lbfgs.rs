@@ -8,7 +8,11 @@
 //!
 //! The direction `d = -H g` comes from the two-loop recursion over the last 10 pairs
 //! `(s, y) = (w_{k+1} - w_k, g_{k+1} - g_k)` with `H_0 = (s.y / y.y) I`; pairs with
-//! `s.y <= 0` are skipped so `H` stays positive definite.
+//! `s.y <= 0` are skipped so `H` stays positive definite. While the line search is still
+//! bracketing (the slope steep and negative), the next trial is where the secant of the
+//! slope through `0` and `a` vanishes, `a g0 / (g0 - g(a))`, kept within `[2a, 10a]` (as
+//! Moré and Thuente extrapolate): a first step `1/||g||` that is far too short costs two
+//! trials, not a run of doublings.
 //!
 //! The data term is a function of the scores `z(w)`, linear in `w`, so the line search
 //! works on `z(w) + a z(d)`: one pass over the rows computes `z(d)`, every trial step is
@@ -58,7 +62,18 @@ pub(super) fn lbfgs<O: Objective>(
         } else {
             1.0
         };
-        let Some(a) = line_search(eval, &w, f, slope, &d, first) else {
+        let c2 = if pairs.is_empty() {
+            std::env::var("HP_C2")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(C2)
+        } else {
+            std::env::var("HP_C2ALL")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(C2)
+        };
+        let Some(a) = line_search(eval, &w, f, slope, &d, first, c2) else {
             let warning = ConvergenceWarning::LineSearchFailed { iteration: it };
             return (w, report(it, f, &g, Some(warning)));
         };
@@ -123,6 +138,7 @@ fn line_search<O: Objective>(
     slope0: f64,
     d: &[f64],
     first: f64,
+    c2: f64,
 ) -> Option<f64> {
     e.line_start(w0, d);
     let at = |a: f64| {
@@ -135,7 +151,7 @@ fn line_search<O: Objective>(
         slope: slope0,
     };
     let armijo = |p: &Point| p.f.is_finite() && p.f <= f0 + C1 * p.a * slope0;
-    let curvature = |p: &Point| p.slope.abs() <= -C2 * slope0;
+    let curvature = |p: &Point| p.slope.abs() <= -c2 * slope0;
     let (mut prev, mut a) = (start, first);
     let mut evals = 0;
     let (mut lo, mut hi) = loop {
@@ -153,8 +169,15 @@ fn line_search<O: Objective>(
         if evals >= MAX_LINE_SEARCH {
             return Some(p.a);
         }
+        // still descending steeply: extrapolate to where the slope's secant through
+        // 0 and a vanishes, at least doubling and at most ten times the step
+        let secant = p.a * slope0 / (slope0 - p.slope);
         prev = p;
-        a *= 2.0;
+        a = if secant.is_finite() {
+            secant.clamp(2.0 * p.a, 10.0 * p.a)
+        } else {
+            2.0 * p.a
+        };
     };
     while evals < MAX_LINE_SEARCH {
         let p = at(interpolate(&lo, &hi));

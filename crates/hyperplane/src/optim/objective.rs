@@ -67,10 +67,13 @@ pub trait Objective: Sync {
     fn hess_diag(&self, curvature: &[f64], rows: Range<usize>, out: &mut [f64]);
 }
 
-/// Rows per chunk, at least; chunks depend only on the row count, never on threads.
+/// Rows per chunk, at least; chunks depend only on the problem's size, never on threads.
 const MIN_CHUNK_ROWS: usize = 2048;
 /// At most this many chunks (each keeps one gradient-sized scratch vector).
 const MAX_CHUNKS: usize = 32;
+/// At most this many scratch values in all (4 MiB): each pass zeroes and sums them, and a
+/// wide gradient (50,000 features) needs no more than 10 chunks to keep 2 to 8 threads busy.
+const MAX_SCRATCH: usize = 1 << 19;
 
 /// Evaluates `f`, `grad f` and Hessian products of an [`Objective`] over all rows in
 /// parallel, deterministically; keeps the curvature of the last point evaluated with it,
@@ -113,7 +116,8 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// An evaluator of `obj`.
     pub fn new(obj: &'a O) -> Self {
         let n = obj.n_rows();
-        let n_chunks = n.div_ceil(MIN_CHUNK_ROWS).clamp(1, MAX_CHUNKS);
+        let max_chunks = (MAX_SCRATCH / obj.dim().max(1)).clamp(1, MAX_CHUNKS);
+        let n_chunks = n.div_ceil(MIN_CHUNK_ROWS).clamp(1, max_chunks);
         let size = n.div_ceil(n_chunks).max(1);
         let chunks: Vec<Range<usize>> = (0..n_chunks)
             .map(|c| (c * size).min(n)..((c + 1) * size).min(n))

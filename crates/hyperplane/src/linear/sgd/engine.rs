@@ -245,12 +245,12 @@ impl SgdWeights {
         self.intercept.is_finite() && self.scale.is_finite() && self.v.iter().all(|v| v.is_finite())
     }
 
-    /// One epoch over the rows in `order`; returns `sum_n c_n err(s_n, y_n)` at the visits.
+    /// One epoch over the rows in `order`, with `labels[n] = [y_n, c_n]`; returns
+    /// `sum_n c_n err(s_n, y_n)` at the visits.
     fn epoch<M: RowAccess>(
         &mut self,
         m: &M,
-        y: &[f64],
-        c: &[f64],
+        labels: &[[f64; 2]],
         order: &[usize],
         problem: &SgdProblem,
         t0: f64,
@@ -259,15 +259,16 @@ impl SgdWeights {
         let alpha = problem.alpha;
         let mut loss_sum = 0.0;
         for (k, &i) in order.iter().enumerate() {
-            m.prefetch_ahead(order, k);
-            let (yi, ci) = (y[i], c[i]);
+            m.prefetch_ahead(order, k, labels);
+            let [yi, ci] = labels[i];
             if ci == 0.0 {
                 continue;
             }
             let s = self.scale * m.dot_row(i, &self.v) + self.intercept;
             let eta = problem.eta(self.t, t0);
-            loss_sum += ci * loss.value(s, yi);
-            let step = -eta * ci * loss.derivative(s, yi).clamp(-MAX_DLOSS, MAX_DLOSS);
+            let (value, derivative) = loss.value_and_derivative(s, yi);
+            loss_sum += ci * value;
+            let step = -eta * ci * derivative.clamp(-MAX_DLOSS, MAX_DLOSS);
             if alpha > 0.0 {
                 self.scale *= (1.0 - eta * alpha).max(0.0);
                 if self.scale < MIN_SCALE {
@@ -374,6 +375,8 @@ pub fn minimize(
     let t0 = problem.optimal_t0();
     let mut rng = Rng::new(stopping.seed);
     let mut order: Vec<usize> = (0..n).collect();
+    // label and weight side by side: a shuffled visit fetches one cache line for both
+    let labels: Vec<[f64; 2]> = y.iter().zip(c).map(|(&y, &c)| [y, c]).collect();
     let (mut best, mut no_improvement) = (f64::INFINITY, 0usize);
     let mut report = Convergence::default();
     let mut last_good = state.clone();
@@ -382,7 +385,7 @@ pub fn minimize(
         if stopping.shuffle {
             rng.shuffle(&mut order);
         }
-        let loss_sum = with_rows!(x, |m| state.epoch(m, y, c, &order, problem, t0));
+        let loss_sum = with_rows!(x, |m| state.epoch(m, &labels, &order, problem, t0));
         state.epochs += 1;
         report.iterations = epoch;
         if !state.is_finite() || !loss_sum.is_finite() {
