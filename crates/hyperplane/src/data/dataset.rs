@@ -1,6 +1,6 @@
 //! A labelled data set: features, encoded classes, optional sample weights and names.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::data::labels::{self, Label};
 use crate::data::matrix::Features;
@@ -17,11 +17,35 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dataset {
-    x: Arc<Features>,
+    x: Arc<SharedFeatures>,
     targets: Vec<usize>,
     classes: Vec<Label>,
     weights: Option<Vec<f64>>,
     feature_names: Option<Vec<String>>,
+}
+
+/// Features shared by the data sets over the same rows (the multiclass sub-problems), with
+/// whether every value was found finite: scanned once, however many learners fit them, or
+/// never when a reader has already rejected non-finite values.
+#[derive(Debug)]
+struct SharedFeatures {
+    x: Features,
+    finite: OnceLock<()>,
+}
+
+impl SharedFeatures {
+    fn new(x: Features) -> Arc<Self> {
+        Arc::new(SharedFeatures {
+            x,
+            finite: OnceLock::new(),
+        })
+    }
+}
+
+impl PartialEq for SharedFeatures {
+    fn eq(&self, other: &Self) -> bool {
+        self.x == other.x
+    }
 }
 
 impl Dataset {
@@ -30,7 +54,7 @@ impl Dataset {
         check_len("y", y.len(), x.n_rows())?;
         let (classes, targets) = labels::encode(y);
         Ok(Dataset {
-            x: Arc::new(x),
+            x: SharedFeatures::new(x),
             targets,
             classes,
             weights: None,
@@ -43,7 +67,7 @@ impl Dataset {
         check_len("y", targets.len(), x.n_rows())?;
         check_targets(&targets, &classes)?;
         Ok(Dataset {
-            x: Arc::new(x),
+            x: SharedFeatures::new(x),
             targets,
             classes,
             weights: None,
@@ -64,7 +88,7 @@ impl Dataset {
     /// The same features (shared, not copied) with other targets: the sub-problems of the
     /// multiclass reductions. Sample weights and feature names are kept.
     pub fn with_targets(&self, targets: Vec<usize>, classes: Vec<Label>) -> Result<Self> {
-        check_len("y", targets.len(), self.x.n_rows())?;
+        check_len("y", targets.len(), self.x().n_rows())?;
         check_targets(&targets, &classes)?;
         Ok(Dataset {
             x: Arc::clone(&self.x),
@@ -77,7 +101,7 @@ impl Dataset {
 
     /// Attaches one non-negative, finite weight per row.
     pub fn with_weights(mut self, weights: Vec<f64>) -> Result<Self> {
-        check_len("sample weights", weights.len(), self.x.n_rows())?;
+        check_len("sample weights", weights.len(), self.x().n_rows())?;
         if let Some((row, &w)) = weights
             .iter()
             .enumerate()
@@ -93,14 +117,14 @@ impl Dataset {
 
     /// Attaches one name per feature column.
     pub fn with_feature_names(mut self, names: Vec<String>) -> Result<Self> {
-        check_len("feature names", names.len(), self.x.n_cols())?;
+        check_len("feature names", names.len(), self.x().n_cols())?;
         self.feature_names = Some(names);
         Ok(self)
     }
 
     /// The feature matrix.
     pub fn x(&self) -> &Features {
-        &self.x
+        &self.x.x
     }
     /// Class index of each row.
     pub fn targets(&self) -> &[usize] {
@@ -125,11 +149,11 @@ impl Dataset {
     }
     /// Number of rows.
     pub fn n_samples(&self) -> usize {
-        self.x.n_rows()
+        self.x().n_rows()
     }
     /// Number of feature columns.
     pub fn n_features(&self) -> usize {
-        self.x.n_cols()
+        self.x().n_cols()
     }
     /// The label of each row.
     pub fn labels(&self) -> Vec<Label> {
@@ -141,8 +165,12 @@ impl Dataset {
 
     /// The rows `rows` as a new data set with the same class list (so codes stay comparable).
     pub fn select_rows(&self, rows: &[usize]) -> Dataset {
+        let x = SharedFeatures::new(self.x.x.select_rows(rows));
+        if self.x.finite.get().is_some() {
+            let _ = x.finite.set(());
+        }
         Dataset {
-            x: Arc::new(self.x.select_rows(rows)),
+            x,
             targets: rows.iter().map(|&i| self.targets[i]).collect(),
             classes: self.classes.clone(),
             weights: self
@@ -153,9 +181,21 @@ impl Dataset {
         }
     }
 
-    /// Checks what every learner needs: rows, columns, finite values.
+    /// Checks what every learner needs: rows, columns, finite values (scanned for at the
+    /// first check of these features only).
     pub fn check_fit(&self) -> Result<()> {
-        self.x.check_fit_input()
+        self.x.x.check_fit_shape()?;
+        if self.x.finite.get().is_none() {
+            self.x.x.check_finite("X")?;
+            let _ = self.x.finite.set(());
+        }
+        Ok(())
+    }
+
+    /// Records that every value of X is finite, as a reader that rejects the others knows.
+    pub(crate) fn known_finite(self) -> Self {
+        let _ = self.x.finite.set(());
+        self
     }
 }
 
@@ -205,5 +245,30 @@ mod tests {
         let sub = ds.select_rows(&[2]);
         assert_eq!(sub.classes().len(), 3);
         assert_eq!(sub.targets(), &[2]);
+    }
+
+    #[test]
+    fn non_finite_values_fail_every_check_and_finite_ones_are_scanned_once() {
+        let labels = [Label::Int(0), Label::Int(1)];
+        let bad = Dataset::new(array![[1.0, 2.0], [f64::NAN, 0.0]].into(), &labels).unwrap();
+        for _ in 0..2 {
+            let e = bad.check_fit().unwrap_err().to_string();
+            assert!(e.contains("row 1") && e.contains("feature 0"), "{e}");
+        }
+        let shared = bad.with_targets(vec![1, 0], labels.to_vec()).unwrap();
+        assert!(shared.check_fit().is_err());
+        assert!(bad.select_rows(&[1]).check_fit().is_err());
+
+        let good = Dataset::new(array![[1.0, 2.0], [3.0, 0.0]].into(), &labels).unwrap();
+        assert!(good.x.finite.get().is_none());
+        good.check_fit().unwrap();
+        assert!(good.x.finite.get().is_some());
+        // shared features and subsets of checked ones need no second scan
+        let sub = good.with_targets(vec![1, 0], labels.to_vec()).unwrap();
+        assert!(sub.x.finite.get().is_some());
+        assert!(good.select_rows(&[0]).x.finite.get().is_some());
+        // the shape is checked every time
+        let empty = good.select_rows(&[]);
+        assert!(empty.check_fit().is_err());
     }
 }

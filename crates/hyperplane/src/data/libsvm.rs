@@ -48,7 +48,8 @@ pub fn read_dataset(path: &Path, n_features: Option<usize>) -> Result<Dataset> {
             path.display()
         ))
     })?;
-    Dataset::new(Features::Sparse(x), &labels)
+    // the parser has rejected every value that is not finite
+    Ok(Dataset::new(Features::Sparse(x), &labels)?.known_finite())
 }
 
 /// The matrix and labels of a LIBSVM file, streamed through a buffer.

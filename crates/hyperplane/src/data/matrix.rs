@@ -527,13 +527,19 @@ impl Features {
 
     /// Checks a training matrix: at least one row and one column, finite values.
     pub fn check_fit_input(&self) -> Result<()> {
+        self.check_fit_shape()?;
+        self.check_finite("X")
+    }
+
+    /// Checks a training matrix's shape: at least one row and one column.
+    pub fn check_fit_shape(&self) -> Result<()> {
         if self.n_rows() == 0 {
             return Err(Error::data("X has 0 samples; at least 1 is required"));
         }
         if self.n_cols() == 0 {
             return Err(Error::data("X has 0 features; at least 1 is required"));
         }
-        self.check_finite("X")
+        Ok(())
     }
 
     /// The rows `rows` (in that order, repeats allowed), same storage.
