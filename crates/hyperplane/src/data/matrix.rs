@@ -34,7 +34,7 @@ pub trait RowAccess: Sync {
     /// weight together, so one cache line), and the row two visits ahead, so all arrive
     /// while `order[k]` is being used. (Measured on a shuffled 200k x 50k epoch: distances
     /// 8 and 2 to 32 and 4 did about as well; prefetching the labels and weights too made
-    /// the epochs 25-30% faster.)
+    /// the epochs 15-30% faster.)
     #[inline]
     fn prefetch_ahead<T>(&self, order: &[usize], k: usize, per_row: &[T]) {
         if let Some(&far) = order.get(k + 8) {
