@@ -376,34 +376,52 @@ impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
         grad: &mut [f64],
         mut curvature: Option<&mut [f64]>,
     ) -> f64 {
-        let d = self.x.n_cols();
-        let (gx, gb) = grad.split_at_mut(d);
-        let (mut loss, mut grad_b) = (0.0, 0.0);
-        for (k, i) in rows.enumerate() {
+        let mut dz = vec![0.0; rows.len()];
+        let mut loss = 0.0;
+        for (k, i) in rows.clone().enumerate() {
             let (l, g, h) = self.pointwise(i, z[k]);
             loss += l;
+            dz[k] = g;
+            if let Some(cv) = curvature.as_deref_mut() {
+                cv[k] = h;
+            }
+        }
+        self.add_score_gradient(&dz, rows, grad);
+        loss
+    }
+
+    fn line_loss(
+        &self,
+        z: &[f64],
+        q: &[f64],
+        a: f64,
+        rows: Range<usize>,
+        dz: &mut [f64],
+    ) -> (f64, f64) {
+        let (mut loss, mut slope) = (0.0, 0.0);
+        for (k, i) in rows.enumerate() {
+            let (l, g, _) = self.pointwise(i, z[k] + a * q[k]);
+            loss += l;
+            dz[k] = g;
+            slope += g * q[k];
+        }
+        (loss, slope)
+    }
+
+    /// `X^T dz`, and `b sum_n dz_n` for the intercept.
+    fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]) {
+        let d = self.x.n_cols();
+        let (gx, gb) = grad.split_at_mut(d);
+        let mut grad_b = 0.0;
+        for (&g, i) in dz.iter().zip(rows) {
             if g != 0.0 {
                 self.x.add_row_scaled(i, g, gx);
                 grad_b += g;
-            }
-            if let Some(cv) = curvature.as_deref_mut() {
-                cv[k] = h;
             }
         }
         if let Some(gb) = gb.first_mut() {
             *gb += grad_b * self.bias_value();
         }
-        loss
-    }
-
-    fn line_loss(&self, z: &[f64], q: &[f64], a: f64, rows: Range<usize>) -> (f64, f64) {
-        let (mut loss, mut slope) = (0.0, 0.0);
-        for (k, i) in rows.enumerate() {
-            let (l, g, _) = self.pointwise(i, z[k] + a * q[k]);
-            loss += l;
-            slope += g * q[k];
-        }
-        (loss, slope)
     }
 
     fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]) {

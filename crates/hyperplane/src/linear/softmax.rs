@@ -88,6 +88,15 @@ impl<M: RowAccess> MultinomialCrossEntropy<'_, M> {
     }
 
     /// `grad_Wk += a_k x_i` (and `grad_bk += a_k`) for every class.
+    /// Turns row `i`'s probabilities `p` into the derivatives of its loss in its scores,
+    /// `C c_i (p_k - [k = y_i])`.
+    fn score_derivatives(&self, i: usize, p: &mut [f64]) {
+        let (c, y) = (self.weight[i], self.targets[i]);
+        for (j, v) in p.iter_mut().enumerate() {
+            *v = c * (*v - f64::from(u8::from(j == y)));
+        }
+    }
+
     fn add_outer(&self, i: usize, a: &[f64], out: &mut [f64]) {
         let d = self.x.n_cols();
         let k = self.n_classes;
@@ -136,42 +145,52 @@ impl<M: RowAccess> Objective for MultinomialCrossEntropy<'_, M> {
         mut curvature: Option<&mut [f64]>,
     ) -> f64 {
         let k = self.n_classes;
-        let mut s = vec![0.0; k];
+        let mut dz = z.to_vec();
         let mut loss = 0.0;
-        for (r, i) in rows.enumerate() {
-            s.copy_from_slice(&z[r * k..(r + 1) * k]);
+        for (r, i) in rows.clone().enumerate() {
+            let s = &mut dz[r * k..(r + 1) * k];
             let c = self.weight[i];
-            loss += self.probabilities(i, &mut s);
+            loss += self.probabilities(i, s);
             if let Some(cv) = curvature.as_deref_mut() {
                 let row = &mut cv[r * (k + 1)..(r + 1) * (k + 1)];
                 row[0] = c;
-                row[1..].copy_from_slice(&s);
+                row[1..].copy_from_slice(s);
             }
-            let y = self.targets[i];
-            for (j, v) in s.iter_mut().enumerate() {
-                *v = c * (*v - f64::from(u8::from(j == y)));
-            }
-            self.add_outer(i, &s, grad);
+            self.score_derivatives(i, s);
         }
+        self.add_score_gradient(&dz, rows, grad);
         loss
     }
 
-    /// The slope is `sum_n C c_n sum_k (p_nk - [k = y_n]) q_nk`.
-    fn line_loss(&self, z: &[f64], q: &[f64], a: f64, rows: Range<usize>) -> (f64, f64) {
+    /// The slope is `sum_n sum_k C c_n (p_nk - [k = y_n]) q_nk`.
+    fn line_loss(
+        &self,
+        z: &[f64],
+        q: &[f64],
+        a: f64,
+        rows: Range<usize>,
+        dz: &mut [f64],
+    ) -> (f64, f64) {
         let k = self.n_classes;
-        let mut s = vec![0.0; k];
         let (mut loss, mut slope) = (0.0, 0.0);
         for (r, i) in rows.enumerate() {
-            let (zr, qr) = (&z[r * k..(r + 1) * k], &q[r * k..(r + 1) * k]);
-            for ((sj, zj), qj) in s.iter_mut().zip(zr).zip(qr) {
+            let span = r * k..(r + 1) * k;
+            let (s, qr) = (&mut dz[span.clone()], &q[span.clone()]);
+            for ((sj, zj), qj) in s.iter_mut().zip(&z[span]).zip(qr) {
                 *sj = zj + a * qj;
             }
-            loss += self.probabilities(i, &mut s);
-            let y = self.targets[i];
-            let dot: f64 = s.iter().zip(qr).map(|(p, qj)| p * qj).sum();
-            slope += self.weight[i] * (dot - qr[y]);
+            loss += self.probabilities(i, s);
+            self.score_derivatives(i, s);
+            slope += s.iter().zip(qr).map(|(g, qj)| g * qj).sum::<f64>();
         }
         (loss, slope)
+    }
+
+    fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]) {
+        let k = self.n_classes;
+        for (g, i) in dz.chunks_exact(k).zip(rows) {
+            self.add_outer(i, g, grad);
+        }
     }
 
     fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]) {

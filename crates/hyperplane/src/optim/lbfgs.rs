@@ -141,7 +141,7 @@ fn line_search<O: Objective>(
     c2: f64,
 ) -> Option<f64> {
     e.line_start(w0, d);
-    let at = |a: f64| {
+    let mut at = |a: f64| {
         let (f, slope) = e.line(a);
         Point { a, f, slope }
     };

@@ -3,7 +3,9 @@
 //! Every data term here is a linear model's: row `n` enters only through its scores
 //! `z_n(w)` (one per row for a binary model, one per class for softmax), which are linear
 //! in `w`. A learner states its data term row by row: [`Objective::scores`],
-//! [`Objective::loss_grad_at`] given the scores, [`Objective::line_loss`] along a line, and
+//! [`Objective::loss_grad_at`] given the scores, [`Objective::line_loss`] along a line (with
+//! each row's loss derivatives in its scores), [`Objective::add_score_gradient`] (the
+//! gradient from those derivatives, `X^T dz` for a binary model), and
 //! [`Objective::hess_vec`] for Newton; [`Objective::loss_grad`] (a batch of rows at `w`)
 //! follows from them. The first `p = penalised()` parameters carry the L2 penalty and the
 //! rest (intercepts) are free. [`Evaluator`] sums the batches over fixed row chunks in
@@ -12,7 +14,9 @@
 //!
 //! Linearity is what makes a line search cheap: with `z = z(w)` and `q = z(d)` known,
 //! `f(w + a d)` and its slope need `O(N)` work for any `a` and no pass over the data
-//! ([`Evaluator::line_start`], [`Evaluator::line`], [`Evaluator::line_accept`]).
+//! ([`Evaluator::line_start`], [`Evaluator::line`], [`Evaluator::line_accept`]); accepting
+//! the step tried last reuses that trial's loss derivatives, so the gradient there costs a
+//! scatter pass and no second evaluation of the losses (exp and log per row).
 
 use std::ops::Range;
 
@@ -45,8 +49,20 @@ pub trait Objective: Sync {
         curvature: Option<&mut [f64]>,
     ) -> f64;
     /// `(sum_{n in rows} loss_n(z_n + a q_n), its derivative in a)`: the data term along
-    /// the line `w + a d` with `z = z(w)`, `q = z(d)` (of these rows).
-    fn line_loss(&self, z: &[f64], q: &[f64], a: f64, rows: Range<usize>) -> (f64, f64);
+    /// the line `w + a d` with `z = z(w)`, `q = z(d)` (of these rows). Writes each row's
+    /// derivatives `d loss_n / d z_n` there to `dz` (`score_width()` per row), so the
+    /// gradient at an accepted step needs only [`Objective::add_score_gradient`].
+    fn line_loss(
+        &self,
+        z: &[f64],
+        q: &[f64],
+        a: f64,
+        rows: Range<usize>,
+        dz: &mut [f64],
+    ) -> (f64, f64);
+    /// Adds `sum_{n in rows} (d z_n / d w)^T dz_n` to `grad`: the data term's gradient from
+    /// the derivatives `dz` of the losses in the scores (of these rows).
+    fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]);
     /// `sum_{n in rows} loss_n(w)`; adds its gradient into `grad`, and when `curvature` is
     /// given writes `curvature_width()` values per row of `rows` into it.
     fn loss_grad(
@@ -110,6 +126,9 @@ struct Line {
     ww: f64,
     wd: f64,
     dd: f64,
+    /// `d loss_n / d z_n` at the last trial step, and that step with the data term there.
+    dz: Vec<f64>,
+    trial: Option<(f64, f64)>,
 }
 
 impl<'a, O: Objective> Evaluator<'a, O> {
@@ -187,6 +206,8 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         line.d.clear();
         line.d.extend_from_slice(d);
         line.q.resize(obj.n_rows() * width, 0.0);
+        line.dz.resize(obj.n_rows() * width, 0.0);
+        line.trial = None;
         let qs = split_by_chunks(&mut line.q, &self.chunks, width, true);
         self.chunks
             .par_iter()
@@ -198,23 +219,34 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     }
 
     /// `(f(w + a d), d.grad f(w + a d))` on the line of [`Evaluator::line_start`]:
-    /// `O(N)` work, no pass over the rows.
-    pub fn line(&self, a: f64) -> (f64, f64) {
+    /// `O(N)` work, no pass over the rows. The losses' derivatives in the scores are kept,
+    /// so accepting this step costs one scatter pass and no loss evaluation.
+    pub fn line(&mut self, a: f64) -> (f64, f64) {
         let obj = self.obj;
         let width = obj.score_width();
-        let line = &self.line;
+        let line = &mut self.line;
+        let dzs = split_by_chunks(&mut line.dz, &self.chunks, width, true);
+        let (z, q) = (&line.z, &line.q);
         let parts: Vec<(f64, f64)> = self
             .chunks
             .par_iter()
-            .map(|rows| {
+            .zip(dzs.into_par_iter())
+            .map(|(rows, dz)| {
                 let span = rows.start * width..rows.end * width;
-                obj.line_loss(&line.z[span.clone()], &line.q[span], a, rows.clone())
+                obj.line_loss(
+                    &z[span.clone()],
+                    &q[span],
+                    a,
+                    rows.clone(),
+                    dz.expect("kept"),
+                )
             })
             .collect();
-        let (mut f, mut slope) = parts
+        let (data, mut slope) = parts
             .iter()
             .fold((0.0, 0.0), |(f, s), (pf, ps)| (f + pf, s + ps));
-        f += 0.5 * (line.ww + 2.0 * a * line.wd + a * a * line.dd);
+        line.trial = Some((a, data));
+        let f = data + 0.5 * (line.ww + 2.0 * a * line.wd + a * a * line.dd);
         slope += line.wd + a * line.dd;
         (f, slope)
     }
@@ -232,10 +264,30 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         point.z.clone_from(&line.z);
         axpy(a, &line.q, &mut point.z);
         point.valid = true;
-        let z = std::mem::take(&mut point.z);
-        let f = self.sum_at_scores(&z, w_out, grad, false);
-        self.point.z = z;
-        f
+        match self.line.trial {
+            Some((trial, data)) if trial == a => {
+                self.evaluations += 1;
+                let obj = self.obj;
+                let width = obj.score_width();
+                let dz = &self.line.dz;
+                self.chunks
+                    .par_iter()
+                    .zip(self.scratch.par_iter_mut())
+                    .for_each(|(rows, g)| {
+                        g.iter_mut().for_each(|v| *v = 0.0);
+                        let span = rows.start * width..rows.end * width;
+                        obj.add_score_gradient(&dz[span], rows.clone(), g);
+                    });
+                sum_in_order(&self.scratch, grad);
+                add_penalty(data, obj.penalised(), w_out, grad)
+            }
+            _ => {
+                let z = std::mem::take(&mut point.z);
+                let f = self.sum_at_scores(&z, w_out, grad, false);
+                self.point.z = z;
+                f
+            }
+        }
     }
 
     /// `f` at `w` whose scores are `z`, with its gradient written to `grad`: one pass over
@@ -268,14 +320,8 @@ impl<'a, O: Objective> Evaluator<'a, O> {
                 obj.loss_grad_at(&z[span], rows.clone(), g, curv)
             })
             .collect();
-        self.sum_scratch(grad);
-        let p = obj.penalised();
-        let mut f = losses.iter().sum::<f64>();
-        for (g, &wj) in grad[..p].iter_mut().zip(&w[..p]) {
-            *g += wj;
-            f += 0.5 * wj * wj;
-        }
-        f
+        sum_in_order(&self.scratch, grad);
+        add_penalty(losses.iter().sum(), obj.penalised(), w, grad)
     }
 
     /// Makes the curvature kept before the last `keep_curvature` evaluation current again
@@ -319,23 +365,33 @@ impl<'a, O: Objective> Evaluator<'a, O> {
                     h,
                 );
             });
-        self.sum_scratch(out);
+        sum_in_order(&self.scratch, out);
     }
+}
 
-    /// `out_j = sum_c scratch_c[j]` in chunk order, in parallel over blocks of `j`.
-    fn sum_scratch(&self, out: &mut [f64]) {
-        const BLOCK: usize = 4096;
-        let scratch = &self.scratch;
-        out.par_chunks_mut(BLOCK).enumerate().for_each(|(b, o)| {
-            let start = b * BLOCK;
-            o.copy_from_slice(&scratch[0][start..start + o.len()]);
-            for s in &scratch[1..] {
-                for (x, y) in o.iter_mut().zip(&s[start..]) {
-                    *x += y;
-                }
+/// `out_j = sum_c scratch_c[j]` in chunk order, in parallel over blocks of `j`.
+fn sum_in_order(scratch: &[Vec<f64>], out: &mut [f64]) {
+    const BLOCK: usize = 4096;
+    out.par_chunks_mut(BLOCK).enumerate().for_each(|(b, o)| {
+        let start = b * BLOCK;
+        o.copy_from_slice(&scratch[0][start..start + o.len()]);
+        for s in &scratch[1..] {
+            for (x, y) in o.iter_mut().zip(&s[start..]) {
+                *x += y;
             }
-        });
+        }
+    });
+}
+
+/// Adds the penalty's gradient `w_j` (`j < p`) to `grad`; returns `data + 1/2 sum_{j < p}
+/// w_j^2`, summed in that order.
+fn add_penalty(data: f64, p: usize, w: &[f64], grad: &mut [f64]) -> f64 {
+    let mut f = data;
+    for (g, &wj) in grad[..p].iter_mut().zip(&w[..p]) {
+        *g += wj;
+        f += 0.5 * wj * wj;
     }
+    f
 }
 
 /// The slices of `curvature` belonging to each chunk (all `None` when not kept).
@@ -426,14 +482,27 @@ pub(crate) mod tests {
             }
             f
         }
-        fn line_loss(&self, z: &[f64], q: &[f64], a: f64, rows: Range<usize>) -> (f64, f64) {
+        fn line_loss(
+            &self,
+            z: &[f64],
+            q: &[f64],
+            a: f64,
+            rows: Range<usize>,
+            dz: &mut [f64],
+        ) -> (f64, f64) {
             let (mut f, mut slope) = (0.0, 0.0);
             for (k, n) in rows.enumerate() {
                 let r = z[k] + a * q[k] - self.b[n];
                 f += 0.5 * self.a[n] * r * r;
-                slope += self.a[n] * r * q[k];
+                dz[k] = self.a[n] * r;
+                slope += dz[k] * q[k];
             }
             (f, slope)
+        }
+        fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]) {
+            for (k, n) in rows.enumerate() {
+                grad[n % self.dim] += dz[k];
+            }
         }
         fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]) {
             for (k, n) in rows.enumerate() {
@@ -478,20 +547,34 @@ pub(crate) mod tests {
     }
 
     /// Checks the line of [`Evaluator::line_start`] from `w` along `d` against full
-    /// evaluations at `w + a d` (values and slopes `d.grad f`), then accepts a step and
-    /// checks the line from there, whose start reuses the accepted scores.
+    /// evaluations at `w + a d` (values and slopes `d.grad f`), then accepts a step, once
+    /// right after trying it (reusing the trial's loss derivatives) and once after trying
+    /// another (evaluating anew): the two agree to the bit, and with a full evaluation.
+    /// Last, checks the line from the accepted point, whose start reuses its scores.
     pub fn check_line<O: Objective>(obj: &O, w: &[f64], d: &[f64]) {
         let mut e = Evaluator::new(obj);
         check_points(&mut e, w, d);
-        let (mut moved, mut g_moved) = (vec![0.0; w.len()], vec![0.0; w.len()]);
-        let f = e.line_accept(0.7, &mut moved, &mut g_moved);
+        let mut accepted = Vec::new();
+        for last_trial in [0.7, 0.2] {
+            e.line_start(w, d);
+            e.line(last_trial);
+            assert_eq!(e.line.trial.map(|(a, _)| a), Some(last_trial));
+            let (mut moved, mut g_moved) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+            let f = e.line_accept(0.7, &mut moved, &mut g_moved);
+            accepted.push((f, moved, g_moved));
+        }
+        assert_eq!(accepted[0], accepted[1]);
+        let (f, moved, g_moved) = &accepted[0];
         let mut point = w.to_vec();
         axpy(0.7, d, &mut point);
-        assert_eq!(moved, point);
+        assert_eq!(*moved, point);
         let mut g = vec![0.0; w.len()];
-        assert!(close(f, e.value_grad(&point, &mut g, false)));
-        assert!(g.iter().zip(&g_moved).all(|(a, b)| close(*a, *b)));
-        check_points(&mut e, &moved, d);
+        assert!(close(
+            *f,
+            Evaluator::new(obj).value_grad(&point, &mut g, false)
+        ));
+        assert!(g.iter().zip(g_moved).all(|(a, b)| close(*a, *b)));
+        check_points(&mut e, moved, d);
     }
 
     fn check_points<O: Objective>(e: &mut Evaluator<'_, O>, w: &[f64], d: &[f64]) {
