@@ -369,43 +369,17 @@ impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
         }
     }
 
-    fn loss_grad_at(
-        &self,
-        z: &[f64],
-        rows: Range<usize>,
-        grad: &mut [f64],
-        mut curvature: Option<&mut [f64]>,
-    ) -> f64 {
-        let mut dz = vec![0.0; rows.len()];
+    fn losses(&self, dz: &mut [f64], rows: Range<usize>, mut curvature: Option<&mut [f64]>) -> f64 {
         let mut loss = 0.0;
-        for (k, i) in rows.clone().enumerate() {
-            let (l, g, h) = self.pointwise(i, z[k]);
+        for (k, i) in rows.enumerate() {
+            let (l, g, h) = self.pointwise(i, dz[k]);
             loss += l;
             dz[k] = g;
             if let Some(cv) = curvature.as_deref_mut() {
                 cv[k] = h;
             }
         }
-        self.add_score_gradient(&dz, rows, grad);
         loss
-    }
-
-    fn line_loss(
-        &self,
-        z: &[f64],
-        q: &[f64],
-        a: f64,
-        rows: Range<usize>,
-        dz: &mut [f64],
-    ) -> (f64, f64) {
-        let (mut loss, mut slope) = (0.0, 0.0);
-        for (k, i) in rows.enumerate() {
-            let (l, g, _) = self.pointwise(i, z[k] + a * q[k]);
-            loss += l;
-            dz[k] = g;
-            slope += g * q[k];
-        }
-        (loss, slope)
     }
 
     /// `X^T dz`, and `b sum_n dz_n` for the intercept.

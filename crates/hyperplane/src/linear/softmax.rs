@@ -137,53 +137,20 @@ impl<M: RowAccess> Objective for MultinomialCrossEntropy<'_, M> {
         }
     }
 
-    fn loss_grad_at(
-        &self,
-        z: &[f64],
-        rows: Range<usize>,
-        grad: &mut [f64],
-        mut curvature: Option<&mut [f64]>,
-    ) -> f64 {
+    fn losses(&self, dz: &mut [f64], rows: Range<usize>, mut curvature: Option<&mut [f64]>) -> f64 {
         let k = self.n_classes;
-        let mut dz = z.to_vec();
         let mut loss = 0.0;
-        for (r, i) in rows.clone().enumerate() {
+        for (r, i) in rows.enumerate() {
             let s = &mut dz[r * k..(r + 1) * k];
-            let c = self.weight[i];
             loss += self.probabilities(i, s);
             if let Some(cv) = curvature.as_deref_mut() {
                 let row = &mut cv[r * (k + 1)..(r + 1) * (k + 1)];
-                row[0] = c;
+                row[0] = self.weight[i];
                 row[1..].copy_from_slice(s);
             }
             self.score_derivatives(i, s);
         }
-        self.add_score_gradient(&dz, rows, grad);
         loss
-    }
-
-    /// The slope is `sum_n sum_k C c_n (p_nk - [k = y_n]) q_nk`.
-    fn line_loss(
-        &self,
-        z: &[f64],
-        q: &[f64],
-        a: f64,
-        rows: Range<usize>,
-        dz: &mut [f64],
-    ) -> (f64, f64) {
-        let k = self.n_classes;
-        let (mut loss, mut slope) = (0.0, 0.0);
-        for (r, i) in rows.enumerate() {
-            let span = r * k..(r + 1) * k;
-            let (s, qr) = (&mut dz[span.clone()], &q[span.clone()]);
-            for ((sj, zj), qj) in s.iter_mut().zip(&z[span]).zip(qr) {
-                *sj = zj + a * qj;
-            }
-            loss += self.probabilities(i, s);
-            self.score_derivatives(i, s);
-            slope += s.iter().zip(qr).map(|(g, qj)| g * qj).sum::<f64>();
-        }
-        (loss, slope)
     }
 
     fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]) {

@@ -3,11 +3,11 @@
 //! Every data term here is a linear model's: row `n` enters only through its scores
 //! `z_n(w)` (one per row for a binary model, one per class for softmax), which are linear
 //! in `w`. A learner states its data term row by row: [`Objective::scores`],
-//! [`Objective::loss_grad_at`] given the scores, [`Objective::line_loss`] along a line (with
-//! each row's loss derivatives in its scores), [`Objective::add_score_gradient`] (the
-//! gradient from those derivatives, `X^T dz` for a binary model), and
-//! [`Objective::hess_vec`] for Newton; [`Objective::loss_grad`] (a batch of rows at `w`)
-//! follows from them. The first `p = penalised()` parameters carry the L2 penalty and the
+//! [`Objective::losses`] given the scores (with each row's loss derivatives in its
+//! scores), [`Objective::add_score_gradient`] (the gradient from those derivatives,
+//! `X^T dz` for a binary model), and [`Objective::hess_vec`] for Newton;
+//! [`Objective::loss_grad_at`], [`Objective::line_loss`] along a line and
+//! [`Objective::loss_grad`] (a batch of rows at `w`) follow from them. The first `p = penalised()` parameters carry the L2 penalty and the
 //! rest (intercepts) are free. [`Evaluator`] sums the batches over fixed row chunks in
 //! parallel with rayon and adds the chunk results in chunk order, so the result does not
 //! depend on the number of threads.
@@ -39,6 +39,13 @@ pub trait Objective: Sync {
     /// Writes the scores `z_n(w)` of `rows` into `z` (`score_width()` values per row);
     /// `z_n` is linear in `w`.
     fn scores(&self, w: &[f64], rows: Range<usize>, z: &mut [f64]);
+    /// `sum_{n in rows} loss_n` at the scores held in `dz` (of these rows, `score_width()`
+    /// per row), which it overwrites with each row's derivatives `d loss_n / d z_n`; when
+    /// `curvature` is given, writes `curvature_width()` values per row into it.
+    fn losses(&self, dz: &mut [f64], rows: Range<usize>, curvature: Option<&mut [f64]>) -> f64;
+    /// Adds `sum_{n in rows} (d z_n / d w)^T dz_n` to `grad`: the data term's gradient from
+    /// the derivatives `dz` of the losses in the scores (of these rows).
+    fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]);
     /// `sum_{n in rows} loss_n` at the scores `z` (of these rows); adds the gradient in `w`
     /// into `grad`, and when `curvature` is given writes `curvature_width()` values per row.
     fn loss_grad_at(
@@ -47,11 +54,16 @@ pub trait Objective: Sync {
         rows: Range<usize>,
         grad: &mut [f64],
         curvature: Option<&mut [f64]>,
-    ) -> f64;
+    ) -> f64 {
+        let mut dz = z.to_vec();
+        let loss = self.losses(&mut dz, rows.clone(), curvature);
+        self.add_score_gradient(&dz, rows, grad);
+        loss
+    }
     /// `(sum_{n in rows} loss_n(z_n + a q_n), its derivative in a)`: the data term along
-    /// the line `w + a d` with `z = z(w)`, `q = z(d)` (of these rows). Writes each row's
-    /// derivatives `d loss_n / d z_n` there to `dz` (`score_width()` per row), so the
-    /// gradient at an accepted step needs only [`Objective::add_score_gradient`].
+    /// the line `w + a d` with `z = z(w)`, `q = z(d)` (of these rows). Leaves each row's
+    /// derivatives `d loss_n / d z_n` there in `dz`, so the gradient at an accepted step
+    /// needs only [`Objective::add_score_gradient`].
     fn line_loss(
         &self,
         z: &[f64],
@@ -59,10 +71,19 @@ pub trait Objective: Sync {
         a: f64,
         rows: Range<usize>,
         dz: &mut [f64],
-    ) -> (f64, f64);
-    /// Adds `sum_{n in rows} (d z_n / d w)^T dz_n` to `grad`: the data term's gradient from
-    /// the derivatives `dz` of the losses in the scores (of these rows).
-    fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]);
+    ) -> (f64, f64) {
+        for ((m, zk), qk) in dz.iter_mut().zip(z).zip(q) {
+            *m = zk + a * qk;
+        }
+        let loss = self.losses(dz, rows, None);
+        let width = self.score_width();
+        let slope = dz
+            .chunks_exact(width)
+            .zip(q.chunks_exact(width))
+            .map(|(g, q)| g.iter().zip(q).map(|(g, q)| g * q).sum::<f64>())
+            .sum();
+        (loss, slope)
+    }
     /// `sum_{n in rows} loss_n(w)`; adds its gradient into `grad`, and when `curvature` is
     /// given writes `curvature_width()` values per row of `rows` into it.
     fn loss_grad(
@@ -464,40 +485,22 @@ pub(crate) mod tests {
                 *zk = w[n % self.dim];
             }
         }
-        fn loss_grad_at(
+        fn losses(
             &self,
-            z: &[f64],
+            dz: &mut [f64],
             rows: Range<usize>,
-            grad: &mut [f64],
             mut curvature: Option<&mut [f64]>,
         ) -> f64 {
             let mut f = 0.0;
             for (k, n) in rows.enumerate() {
-                let r = z[k] - self.b[n];
+                let r = dz[k] - self.b[n];
                 f += 0.5 * self.a[n] * r * r;
-                grad[n % self.dim] += self.a[n] * r;
+                dz[k] = self.a[n] * r;
                 if let Some(c) = curvature.as_deref_mut() {
                     c[k] = self.a[n];
                 }
             }
             f
-        }
-        fn line_loss(
-            &self,
-            z: &[f64],
-            q: &[f64],
-            a: f64,
-            rows: Range<usize>,
-            dz: &mut [f64],
-        ) -> (f64, f64) {
-            let (mut f, mut slope) = (0.0, 0.0);
-            for (k, n) in rows.enumerate() {
-                let r = z[k] + a * q[k] - self.b[n];
-                f += 0.5 * self.a[n] * r * r;
-                dz[k] = self.a[n] * r;
-                slope += dz[k] * q[k];
-            }
-            (f, slope)
         }
         fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]) {
             for (k, n) in rows.enumerate() {
