@@ -62,18 +62,7 @@ pub(super) fn lbfgs<O: Objective>(
         } else {
             1.0
         };
-        let c2 = if pairs.is_empty() {
-            std::env::var("HP_C2")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(C2)
-        } else {
-            std::env::var("HP_C2ALL")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(C2)
-        };
-        let Some(a) = line_search(eval, &w, f, slope, &d, first, c2) else {
+        let Some(a) = line_search(eval, &w, f, slope, &d, first) else {
             let warning = ConvergenceWarning::LineSearchFailed { iteration: it };
             return (w, report(it, f, &g, Some(warning)));
         };
@@ -138,7 +127,6 @@ fn line_search<O: Objective>(
     slope0: f64,
     d: &[f64],
     first: f64,
-    c2: f64,
 ) -> Option<f64> {
     e.line_start(w0, d);
     let mut at = |a: f64| {
@@ -151,7 +139,7 @@ fn line_search<O: Objective>(
         slope: slope0,
     };
     let armijo = |p: &Point| p.f.is_finite() && p.f <= f0 + C1 * p.a * slope0;
-    let curvature = |p: &Point| p.slope.abs() <= -c2 * slope0;
+    let curvature = |p: &Point| p.slope.abs() <= -C2 * slope0;
     let (mut prev, mut a) = (start, first);
     let mut evals = 0;
     let (mut lo, mut hi) = loop {

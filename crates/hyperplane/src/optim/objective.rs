@@ -7,10 +7,10 @@
 //! scores), [`Objective::add_score_gradient`] (the gradient from those derivatives,
 //! `X^T dz` for a binary model), and [`Objective::hess_vec`] for Newton;
 //! [`Objective::loss_grad_at`], [`Objective::line_loss`] along a line and
-//! [`Objective::loss_grad`] (a batch of rows at `w`) follow from them. The first `p = penalised()` parameters carry the L2 penalty and the
-//! rest (intercepts) are free. [`Evaluator`] sums the batches over fixed row chunks in
-//! parallel with rayon and adds the chunk results in chunk order, so the result does not
-//! depend on the number of threads.
+//! [`Objective::loss_grad`] (a batch of rows at `w`) follow from them. The first
+//! `p = penalised()` parameters carry the L2 penalty and the rest (intercepts) are free.
+//! [`Evaluator`] sums the batches over fixed row chunks in parallel with rayon and adds the
+//! chunk results in chunk order, so the result does not depend on the number of threads.
 //!
 //! Linearity is what makes a line search cheap: with `z = z(w)` and `q = z(d)` known,
 //! `f(w + a d)` and its slope need `O(N)` work for any `a` and no pass over the data
@@ -289,17 +289,15 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             Some((trial, data)) if trial == a => {
                 self.evaluations += 1;
                 let obj = self.obj;
-                let width = obj.score_width();
-                let dz = &self.line.dz;
-                self.chunks
-                    .par_iter()
-                    .zip(self.scratch.par_iter_mut())
-                    .for_each(|(rows, g)| {
-                        g.iter_mut().for_each(|v| *v = 0.0);
-                        let span = rows.start * width..rows.end * width;
-                        obj.add_score_gradient(&dz[span], rows.clone(), g);
-                    });
-                sum_in_order(&self.scratch, grad);
+                let (dz, width) = (&self.line.dz, obj.score_width());
+                sum_over_rows(
+                    &self.chunks,
+                    &mut self.scratch,
+                    dz,
+                    width,
+                    grad,
+                    |dz, rows, g| obj.add_score_gradient(dz, rows, g),
+                );
                 add_penalty(data, obj.penalised(), w_out, grad)
             }
             _ => {
@@ -354,7 +352,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// `H v` at the point last evaluated with `keep_curvature`, written to `out`.
     pub fn hess_vec(&mut self, v: &[f64], out: &mut [f64]) {
         let obj = self.obj;
-        self.sum_over_rows(out, |c, rows, h| obj.hess_vec(c, v, rows, h));
+        self.sum_over_curvature(out, |c, rows, h| obj.hess_vec(c, v, rows, h));
         let p = obj.penalised();
         for (o, &vj) in out[..p].iter_mut().zip(&v[..p]) {
             *o += vj;
@@ -364,30 +362,51 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// The diagonal of `H` at the point last evaluated with `keep_curvature`, written to `out`.
     pub fn hess_diag(&mut self, out: &mut [f64]) {
         let obj = self.obj;
-        self.sum_over_rows(out, |c, rows, h| obj.hess_diag(c, rows, h));
+        self.sum_over_curvature(out, |c, rows, h| obj.hess_diag(c, rows, h));
         out[..obj.penalised()].iter_mut().for_each(|o| *o += 1.0);
     }
 
     /// `out = sum_chunks term(curvature of the chunk, its rows, zeroed scratch)`.
-    fn sum_over_rows<F>(&mut self, out: &mut [f64], term: F)
+    fn sum_over_curvature<F>(&mut self, out: &mut [f64], term: F)
     where
         F: Fn(&[f64], Range<usize>, &mut [f64]) + Sync,
     {
         let width = self.obj.curvature_width();
-        let curvature = &self.curvature;
-        self.chunks
-            .par_iter()
-            .zip(self.scratch.par_iter_mut())
-            .for_each(|(rows, h)| {
-                h.iter_mut().for_each(|x| *x = 0.0);
-                term(
-                    &curvature[rows.start * width..rows.end * width],
-                    rows.clone(),
-                    h,
-                );
-            });
-        sum_in_order(&self.scratch, out);
+        sum_over_rows(
+            &self.chunks,
+            &mut self.scratch,
+            &self.curvature,
+            width,
+            out,
+            term,
+        );
     }
+}
+
+/// `out = sum_chunks term(the chunk's part of per_row, its rows, zeroed scratch)`, with
+/// `width` values of `per_row` for each row, summed in chunk order.
+fn sum_over_rows<F>(
+    chunks: &[Range<usize>],
+    scratch: &mut [Vec<f64>],
+    per_row: &[f64],
+    width: usize,
+    out: &mut [f64],
+    term: F,
+) where
+    F: Fn(&[f64], Range<usize>, &mut [f64]) + Sync,
+{
+    chunks
+        .par_iter()
+        .zip(scratch.par_iter_mut())
+        .for_each(|(rows, h)| {
+            h.iter_mut().for_each(|x| *x = 0.0);
+            term(
+                &per_row[rows.start * width..rows.end * width],
+                rows.clone(),
+                h,
+            );
+        });
+    sum_in_order(scratch, out);
 }
 
 /// `out_j = sum_c scratch_c[j]` in chunk order, in parallel over blocks of `j`.
