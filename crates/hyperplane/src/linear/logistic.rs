@@ -490,12 +490,14 @@ impl Fit for LogisticRegression {
         if data.classes().len() == 1 {
             return single_class_model(data, Link::Logistic);
         }
-        let cw = row_weights(data, &self.training.class_weight)?;
+        let mut weight = row_weights(data, &self.training.class_weight)?;
+        let weight_total = weight.iter().sum();
+        weight.iter_mut().for_each(|c| *c *= self.training.c);
         let problem = Problem {
             data,
             y,
-            weight: cw.iter().map(|c| self.training.c * c).collect(),
-            weight_total: cw.iter().sum(),
+            weight,
+            weight_total,
             intercept,
         };
         let (w, convergence) = if self.training.solver == Solver::Sgd {

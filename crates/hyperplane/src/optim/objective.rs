@@ -6,8 +6,8 @@
 //! [`Objective::losses`] given the scores (with each row's loss derivatives in its
 //! scores), [`Objective::add_score_gradient`] (the gradient from those derivatives,
 //! `X^T dz` for a binary model), and [`Objective::hess_vec`] for Newton;
-//! [`Objective::loss_grad_at`], [`Objective::line_loss`] along a line and
-//! [`Objective::loss_grad`] (a batch of rows at `w`) follow from them. The first
+//! [`Objective::line_loss`] along a line and [`Objective::loss_grad`] (a batch of rows at
+//! `w`) follow from them. The first
 //! `p = penalised()` parameters carry the L2 penalty and the rest (intercepts) are free.
 //! [`Evaluator`] sums the batches over fixed row chunks in parallel with rayon and adds the
 //! chunk results in chunk order, so the result does not depend on the number of threads.
@@ -46,20 +46,6 @@ pub trait Objective: Sync {
     /// Adds `sum_{n in rows} (d z_n / d w)^T dz_n` to `grad`: the data term's gradient from
     /// the derivatives `dz` of the losses in the scores (of these rows).
     fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]);
-    /// `sum_{n in rows} loss_n` at the scores `z` (of these rows); adds the gradient in `w`
-    /// into `grad`, and when `curvature` is given writes `curvature_width()` values per row.
-    fn loss_grad_at(
-        &self,
-        z: &[f64],
-        rows: Range<usize>,
-        grad: &mut [f64],
-        curvature: Option<&mut [f64]>,
-    ) -> f64 {
-        let mut dz = z.to_vec();
-        let loss = self.losses(&mut dz, rows.clone(), curvature);
-        self.add_score_gradient(&dz, rows, grad);
-        loss
-    }
     /// `(sum_{n in rows} loss_n(z_n + a q_n), its derivative in a)`: the data term along
     /// the line `w + a d` with `z = z(w)`, `q = z(d)` (of these rows). Leaves each row's
     /// derivatives `d loss_n / d z_n` there in `dz`, so the gradient at an accepted step
@@ -93,9 +79,11 @@ pub trait Objective: Sync {
         grad: &mut [f64],
         curvature: Option<&mut [f64]>,
     ) -> f64 {
-        let mut z = vec![0.0; rows.len() * self.score_width()];
-        self.scores(w, rows.clone(), &mut z);
-        self.loss_grad_at(&z, rows, grad, curvature)
+        let mut dz = vec![0.0; rows.len() * self.score_width()];
+        self.scores(w, rows.clone(), &mut dz);
+        let loss = self.losses(&mut dz, rows.clone(), curvature);
+        self.add_score_gradient(&dz, rows, grad);
+        loss
     }
     /// Adds `sum_{n in rows} H_n v` to `out`, with `H_n` the Hessian of `loss_n` at the
     /// point whose `curvature` (of these rows) `loss_grad` wrote.
@@ -126,6 +114,9 @@ pub struct Evaluator<'a, O: Objective> {
     /// The line `w + a d` of [`Evaluator::line_start`]: `z(w)`, `z(d)`, `w` and `d`, and
     /// over the penalised parameters `w.w`, `w.d`, `d.d`.
     line: Line,
+    /// `d loss_n / d z_n` at the scores evaluated last: a point's, or the trial step
+    /// `line.trial` names.
+    derivatives: Vec<f64>,
     /// Number of full evaluations of `f` so far.
     pub evaluations: usize,
 }
@@ -147,9 +138,11 @@ struct Line {
     ww: f64,
     wd: f64,
     dd: f64,
-    /// `d loss_n / d z_n` at the last trial step, and that step with the data term there.
-    dz: Vec<f64>,
+    /// The trial step whose derivatives `Evaluator::derivatives` holds, with the data term
+    /// there.
     trial: Option<(f64, f64)>,
+    /// Between `line_start` and `line_accept` (the line holds `z(w)` then).
+    active: bool,
 }
 
 impl<'a, O: Objective> Evaluator<'a, O> {
@@ -170,6 +163,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             previous_curvature: Vec::new(),
             point: Scored::default(),
             line: Line::default(),
+            derivatives: Vec::new(),
             evaluations: 0,
         }
     }
@@ -190,7 +184,8 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     }
 
     /// Makes `w` the scored point: a pass over the rows for `z(w)` unless `w` is the point
-    /// scored last or `w = 0` (then `z = 0`, as `z` is linear in `w`).
+    /// scored last or `w = 0` (then `z = 0`, as `z` is linear in `w`). Its scores are not
+    /// kept while a line search holds them (between `line_start` and `line_accept`).
     fn score_point(&mut self, w: &[f64]) {
         let point = &mut self.point;
         if point.valid && point.w == w {
@@ -222,13 +217,17 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         let obj = self.obj;
         let width = obj.score_width();
         let line = &mut self.line;
-        line.z.clone_from(&self.point.z);
+        // the point's scores move to the line, and back when a step is accepted: one
+        // buffer, no copy
+        std::mem::swap(&mut line.z, &mut self.point.z);
+        self.point.valid = false;
         line.w.clone_from(&self.point.w);
         line.d.clear();
         line.d.extend_from_slice(d);
         line.q.resize(obj.n_rows() * width, 0.0);
-        line.dz.resize(obj.n_rows() * width, 0.0);
+        self.derivatives.resize(obj.n_rows() * width, 0.0);
         line.trial = None;
+        line.active = true;
         let qs = split_by_chunks(&mut line.q, &self.chunks, width, true);
         self.chunks
             .par_iter()
@@ -243,10 +242,11 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// `O(N)` work, no pass over the rows. The losses' derivatives in the scores are kept,
     /// so accepting this step costs one scatter pass and no loss evaluation.
     pub fn line(&mut self, a: f64) -> (f64, f64) {
+        assert!(self.line.active, "Evaluator::line outside a line search");
         let obj = self.obj;
         let width = obj.score_width();
         let line = &mut self.line;
-        let dzs = split_by_chunks(&mut line.dz, &self.chunks, width, true);
+        let dzs = split_by_chunks(&mut self.derivatives, &self.chunks, width, true);
         let (z, q) = (&line.z, &line.q);
         let parts: Vec<(f64, f64)> = self
             .chunks
@@ -272,24 +272,29 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         (f, slope)
     }
 
-    /// Moves to `w + a d` on the line of [`Evaluator::line_start`]: writes the point to
-    /// `w_out` and returns `f` there with its gradient in `grad`, from the scores
-    /// `z(w) + a z(d)` (one pass over the rows, for the gradient).
+    /// Moves to `w + a d` on the line of [`Evaluator::line_start`], ending the line search:
+    /// writes the point to `w_out` and returns `f` there with its gradient in `grad`, from
+    /// the scores `z(w) + a z(d)` (one pass over the rows, for the gradient).
     pub fn line_accept(&mut self, a: f64, w_out: &mut [f64], grad: &mut [f64]) -> f64 {
+        assert!(
+            self.line.active,
+            "Evaluator::line_accept outside a line search"
+        );
+        self.line.active = false;
         let line = &self.line;
         w_out.copy_from_slice(&line.w);
         axpy(a, &line.d, w_out);
         let point = &mut self.point;
         point.w.clear();
         point.w.extend_from_slice(w_out);
-        point.z.clone_from(&line.z);
-        axpy(a, &line.q, &mut point.z);
+        std::mem::swap(&mut point.z, &mut self.line.z);
+        axpy(a, &self.line.q, &mut point.z);
         point.valid = true;
         match self.line.trial {
             Some((trial, data)) if trial == a => {
                 self.evaluations += 1;
                 let obj = self.obj;
-                let (dz, width) = (&self.line.dz, obj.score_width());
+                let (dz, width) = (&self.derivatives, obj.score_width());
                 sum_over_rows(
                     &self.chunks,
                     &mut self.scratch,
@@ -328,15 +333,21 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             self.curvature.resize(obj.n_rows() * width, 0.0);
         }
         let curv_parts = split_by_chunks(&mut self.curvature, &self.chunks, width, keep_curvature);
+        self.line.trial = None;
+        self.derivatives.resize(obj.n_rows() * score_width, 0.0);
+        let dz_parts = split_by_chunks(&mut self.derivatives, &self.chunks, score_width, true);
         let losses: Vec<f64> = self
             .chunks
             .par_iter()
             .zip(self.scratch.par_iter_mut())
-            .zip(curv_parts.into_par_iter())
-            .map(|((rows, g), curv)| {
+            .zip(dz_parts.into_par_iter().zip(curv_parts.into_par_iter()))
+            .map(|((rows, g), (dz, curv))| {
                 g.iter_mut().for_each(|v| *v = 0.0);
-                let span = rows.start * score_width..rows.end * score_width;
-                obj.loss_grad_at(&z[span], rows.clone(), g, curv)
+                let dz = dz.expect("kept");
+                dz.copy_from_slice(&z[rows.start * score_width..rows.end * score_width]);
+                let loss = obj.losses(dz, rows.clone(), curv);
+                obj.add_score_gradient(dz, rows.clone(), g);
+                loss
             })
             .collect();
         sum_in_order(&self.scratch, grad);
