@@ -315,7 +315,7 @@ impl RowAccess for CsrMatrix {
     }
     /// Four independent partial sums, so the additions do not wait on each other (the
     /// profile of the SGD and perceptron epochs is dominated by this loop).
-    #[inline]
+    #[inline(always)]
     fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
         assert!(w.len() >= self.n_cols, "w has fewer entries than columns");
         let (idx, val) = self.row(i);
@@ -335,7 +335,7 @@ impl RowAccess for CsrMatrix {
         let tail: f64 = (full..idx.len()).map(at).sum();
         (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
     }
-    #[inline]
+    #[inline(always)]
     fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
         assert!(
             out.len() >= self.n_cols,
