@@ -19,7 +19,8 @@ no intercept. For each data set:
 - scikit-learn: LogisticRegression(solver="lbfgs", C=1, fit_intercept=False), default tol,
   max_iter=1000, fit time only (OMP/OPENBLAS threads 1).
 `sgd`: seconds per epoch of Perceptron and SGDClassifier (hinge, log; 5 shuffled epochs,
-no early stopping) against the release example `sgd_bench` on the sparse set.
+no early stopping) against the release example `sgd_bench` on the sparse set, ours on one
+thread and on all threads (the SGD epochs use a second thread to gather the shuffled rows).
 Times: total wall time of each process (reading + fit; LIBLINEAR reports nothing finer),
 and the fit alone for hyperplane and scikit-learn. Peak RSS from /usr/bin/time.
 The sparse set (200,000 + 20,000 test rows x 50,000 features, 80 non-zeros per row, labels
