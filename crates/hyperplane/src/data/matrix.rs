@@ -244,8 +244,8 @@ impl CsrMatrix {
     /// A second thread gathers the next blocks while one is visited, so the visitor reads
     /// memory in sequence. A shuffled epoch over a matrix much larger than the caches spends
     /// most of its time waiting for rows fetched in random order; handing the fetching to a
-    /// second core made a shuffled 200k x 50k SGD epoch 1.3-1.6x faster (measured with
-    /// blocks of 256 to 2048 rows of 80 entries; 16,384 rows were slower).
+    /// second core made a shuffled 200k x 50k SGD epoch 1.5-1.9x faster (blocks of 256 to
+    /// 2,048 rows of 80 entries did about as well; 16,384 rows were slower).
     pub fn visit_in_blocks<T: Copy + Send + Sync>(
         &self,
         order: &[usize],
