@@ -7,8 +7,8 @@
 //! scores), [`Objective::add_score_gradient`] (the gradient from those derivatives,
 //! `X^T dz` for a binary model), and [`Objective::hess_vec`] for Newton;
 //! [`Objective::line_loss`] along a line and [`Objective::loss_grad`] (a batch of rows at
-//! `w`) follow from them. The first
-//! `p = penalised()` parameters carry the L2 penalty and the rest (intercepts) are free.
+//! `w`) follow from them. The first `p = penalised()` parameters carry the L2 penalty and
+//! the rest (intercepts) are free.
 //! [`Evaluator`] sums the batches over fixed row chunks in parallel with rayon and adds the
 //! chunk results in chunk order, so the result does not depend on the number of threads.
 //!
