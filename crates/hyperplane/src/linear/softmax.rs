@@ -87,7 +87,6 @@ impl<M: RowAccess> MultinomialCrossEntropy<'_, M> {
         loss
     }
 
-    /// `grad_Wk += a_k x_i` (and `grad_bk += a_k`) for every class.
     /// Turns row `i`'s probabilities `p` into the derivatives of its loss in its scores,
     /// `C c_i (p_k - [k = y_i])`.
     fn score_derivatives(&self, i: usize, p: &mut [f64]) {
@@ -97,6 +96,7 @@ impl<M: RowAccess> MultinomialCrossEntropy<'_, M> {
         }
     }
 
+    /// `grad_Wk += a_k x_i` (and `grad_bk += a_k`) for every class.
     fn add_outer(&self, i: usize, a: &[f64], out: &mut [f64]) {
         let d = self.x.n_cols();
         let k = self.n_classes;
