@@ -21,6 +21,10 @@ no intercept. For each data set:
 `sgd`: seconds per epoch of Perceptron and SGDClassifier (hinge, log; 5 shuffled epochs,
 no early stopping) against the release example `sgd_bench` on the sparse set, ours on one
 thread and on all threads (the SGD epochs use a second thread to gather the shuffled rows).
+Each of the `--repeats` rounds runs LIBLINEAR, scikit-learn and every hyperplane setting once,
+in turn, so the shared machine's slow spells fall on all tools alike; figures are medians over
+the rounds. A first LIBLINEAR and scikit-learn run before the rounds gives the objective and
+the accuracy that the tolerance search aims at.
 Times: total wall time of each process (reading + fit; LIBLINEAR reports nothing finer),
 and the fit alone for hyperplane and scikit-learn. Peak RSS from /usr/bin/time.
 The sparse set (200,000 + 20,000 test rows x 50,000 features, 80 non-zeros per row, labels
@@ -104,66 +108,72 @@ def liblinear_objective(model, train, c=1.0):
 
 def bench(name, train, test, repeats, tmp):
     model = os.path.join(tmp, name + ".model")
-    ll_times, ll_rss = [], 0
-    for _ in range(repeats):
+
+    def liblinear():
         t = time.perf_counter()
         with tempfile.NamedTemporaryFile("r") as tf:
             subprocess.run(["/usr/bin/time", "-f", "%M", "-o", tf.name, "liblinear-train", "-q",
                             "-s", "0", "-c", "1", train, model], check=True)
-            ll_rss = int(tf.read().strip().splitlines()[-1]) / 1024
-        ll_times.append(time.perf_counter() - t)
+            rss = int(tf.read().strip().splitlines()[-1]) / 1024
+        return time.perf_counter() - t, None, rss
+
+    def sklearn():
+        t = time.perf_counter()
+        o, rss = timed([sys.executable, "-c", SKLEARN, train, test], env=dict(PY_ENV, **ONE_THREAD))
+        return time.perf_counter() - t, o, rss
+
+    def ours(threads, tol, solver="newton"):
+        t = time.perf_counter()
+        o, rss = timed([BIN, train, test, "1", tol, solver], env=dict(os.environ, RAYON_NUM_THREADS=threads))
+        return time.perf_counter() - t, o, rss
+
+    liblinear()
     ll_obj = liblinear_objective(model, train)
     pred = subprocess.run(["liblinear-predict", test, model, os.path.join(tmp, "out")],
                           capture_output=True, text=True, check=True).stdout
     ll_acc = float(pred.split("=")[1].split("%")[0]) / 100
-    rows = [(f"{name}: LIBLINEAR -s 0 -c 1", median(ll_times), None, ll_obj, ll_acc, ll_rss, "-")]
-    sk = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        o, rss = timed([sys.executable, "-c", SKLEARN, train, test], env=dict(PY_ENV, **ONE_THREAD))
-        sk.append((time.perf_counter() - t, o, rss))
-    sk_fit, sk_acc = median([s[1]["fit_seconds"] for s in sk]), sk[0][1]["accuracy"]
-    rows.append((f"{name}: scikit-learn lbfgs", median([s[0] for s in sk]), sk_fit, None, sk_acc,
-                 sk[0][2], "-"))
-    ll_wall = rows[0][1]
+    sk_acc = sklearn()[1]["accuracy"]
+    # for each thread count, the loosest Newton tolerance reaching LIBLINEAR's objective, and
+    # the loosest whose test accuracy is within 0.1 percentage point of scikit-learn's (or
+    # above it); then L-BFGS stopped by scikit-learn's own rule
+    configs = []
     for threads in ("1", str(os.cpu_count())):
-        env = dict(os.environ, RAYON_NUM_THREADS=threads)
-        # the loosest tolerance reaching LIBLINEAR's objective, and the loosest whose test
-        # accuracy is within 0.1 percentage point of scikit-learn's (or above it)
         reach, match = None, None
         for tol in ("0.1", "0.03", "0.01", "0.001", "0.0001"):
-            out, _ = timed([BIN, train, test, "1", tol], env=env)
+            out = ours(threads, tol)[1]
             if match is None and out["accuracy"] >= sk_acc - 1e-3:
                 match = tol
             if reach is None and out["objective"] <= ll_obj:
                 reach = tol
             if reach and match:
                 break
-        for goal, tol in (("LIBLINEAR's objective", reach), ("scikit-learn's accuracy", match)):
-            if tol is None:
-                continue
-            runs = []
-            for _ in range(repeats):
-                t = time.perf_counter()
-                o, rss = timed([BIN, train, test, "1", tol], env=env)
-                runs.append((time.perf_counter() - t, o, rss))
-            wall, fit = median([r[0] for r in runs]), median([r[1]["fit_seconds"] for r in runs])
-            ratio = (f"LIBLINEAR wall / ours {ll_wall / wall:.2f}x" if goal.startswith("LIB")
-                     else f"sklearn fit / ours {sk_fit / fit:.2f}x")
-            o = runs[0][1]
-            rows.append((f"{name}: hyperplane newton tol={tol} ({goal}), {threads} thread(s)",
-                         wall, fit, o["objective"], o["accuracy"], runs[0][2], ratio))
-        # L-BFGS stopped by scikit-learn's rule, against scikit-learn
-        runs = []
-        for _ in range(repeats):
-            t = time.perf_counter()
-            o, rss = timed([BIN, train, test, "1", "0.0001", "lbfgs"], env=env)
-            runs.append((time.perf_counter() - t, o, rss))
+        if reach:
+            configs.append((f"newton tol={reach} (LIBLINEAR's objective)", threads, reach, "newton"))
+        if match:
+            configs.append((f"newton tol={match} (scikit-learn's accuracy)", threads, match, "newton"))
+        configs.append(("lbfgs tol=1e-4 (scikit-learn's rule)", threads, "0.0001", "lbfgs"))
+    # rounds: every tool once per round, alternating, so a slow spell of the shared machine
+    # falls on all of them alike
+    settings = list(dict.fromkeys(c[1:] for c in configs))  # one run serves both goals
+    ll_runs, sk_runs, our_runs = [], [], {k: [] for k in settings}
+    for _ in range(repeats):
+        ll_runs.append(liblinear())
+        sk_runs.append(sklearn())
+        for k in settings:
+            our_runs[k].append(ours(*k))
+    ll_wall = median([r[0] for r in ll_runs])
+    sk_fit = median([r[1]["fit_seconds"] for r in sk_runs])
+    rows = [(f"{name}: LIBLINEAR -s 0 -c 1", ll_wall, None, ll_obj, ll_acc, ll_runs[0][2], "-"),
+            (f"{name}: scikit-learn lbfgs", median([r[0] for r in sk_runs]), sk_fit, None, sk_acc,
+             sk_runs[0][2], "-")]
+    for c in configs:
+        runs = our_runs[c[1:]]
         wall, fit = median([r[0] for r in runs]), median([r[1]["fit_seconds"] for r in runs])
+        ratio = (f"LIBLINEAR wall / ours {ll_wall / wall:.2f}x" if "LIBLINEAR" in c[0]
+                 else f"sklearn fit / ours {sk_fit / fit:.2f}x")
         o = runs[0][1]
-        rows.append((f"{name}: hyperplane lbfgs tol=1e-4 (scikit-learn's rule), {threads} thread(s)",
-                     wall, fit, o["objective"], o["accuracy"], runs[0][2],
-                     f"sklearn fit / ours {sk_fit / fit:.2f}x"))
+        rows.append((f"{name}: hyperplane {c[0]}, {c[1]} thread(s)", wall, fit, o["objective"],
+                     o["accuracy"], runs[0][2], ratio))
     return rows
 
 
