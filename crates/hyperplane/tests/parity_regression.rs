@@ -7,7 +7,7 @@ use hyperplane::linear::{
     LinearRegressionClassifier, LinearRegressionModel, LinearRegressor, LstsqMethod, Ridge,
 };
 use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Fit, Label, Params, Regressor};
-use ndarray::{Array1, Array2, Axis};
+use ndarray::{array, Array1, Array2, Axis};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -167,6 +167,49 @@ fn multi_output_matches_scikit_learn() {
     let pred = lr.predict(&x).unwrap();
     assert_eq!(pred.dim(), (442, 3));
     assert!(lr.predict(&Features::Dense(Array2::zeros((2, 9)))).is_err());
+}
+
+/// Fewer rows than columns, every column zero but one: the QR of `[X y]` leaves a zero row
+/// of `R` for each zero column, so the data of a late column lands below row `n` (found by
+/// `sparse_and_dense_agree`: the fit dropped the last column and predicted the mean).
+#[test]
+fn a_wide_design_keeps_a_column_after_zero_columns() {
+    let y = array![[0.0], [0.0], [-3.6604715465393607]];
+    for col in 0..4 {
+        let mut x = Array2::zeros((3, 4));
+        x[[2, col]] = -4.768808012708298;
+        let dense = Features::Dense(x.clone());
+        for method in [LstsqMethod::Svd, LstsqMethod::Qr] {
+            let m = LinearRegression::new()
+                .method(method)
+                .fit_xy(&dense, y.view(), None)
+                .unwrap();
+            // an exact fit: b = 0 and w = y_3 / x_3 on the column
+            let mut want = [0.0; 4];
+            want[col] = -3.6604715465393607 / -4.768808012708298;
+            assert_rel(
+                m.coef().as_slice().unwrap(),
+                &want,
+                1e-12,
+                &format!("{method} column {col}"),
+            );
+            assert!(m.intercept()[0].abs() < 1e-15, "{method} column {col}");
+            assert_eq!(m.rank(), Some(1));
+            assert_eq!(m.singular_values().unwrap().len(), 3, "min(n, p) values");
+        }
+        let sparse = Features::Sparse(CsrMatrix::from_dense(x.view()));
+        let r = Ridge::new().alpha(0.0).tol(1e-14);
+        let (a, b) = (
+            r.fit_xy(&dense, y.view(), None).unwrap(),
+            r.fit_xy(&sparse, y.view(), None).unwrap(),
+        );
+        assert_rel(
+            a.coef().as_slice().unwrap(),
+            b.coef().as_slice().unwrap(),
+            1e-10,
+            "ridge dense vs sparse",
+        );
+    }
 }
 
 #[test]

@@ -577,10 +577,12 @@ impl Problem {
         let full = tall_r(n, p + k, |start, block| {
             augmented_rows(x, y, weights, x_mean, y_mean, start, block)
         });
-        // R is the upper trapezoid of the first r = min(n, p) rows; z = Q^T y their tail.
-        let r = n.min(p);
-        let top = full.block(0..r, 0..p + k);
-        let (tri, z) = (top.block(0..r, 0..p), top.block(0..r, p..p + k));
+        // [X y]^T [X y] = R^T R, so ||X w - y|| is ||R_x w - z|| plus a constant, with R_x
+        // the first p rows and columns of R and z the first p rows of its last k columns.
+        // All p rows: with fewer rows than columns, a zero (or dependent) column leaves its
+        // row of R zero and pushes the data of later columns below row n.
+        let top = full.block(0..p, 0..p + k);
+        let (tri, z) = (top.block(0..p, 0..p), top.block(0..p, p..p + k));
         let rcond = self.rcond.unwrap_or(f64::EPSILON * n.max(p) as f64);
         let svd = Svd::new(&tri);
         let cutoff = rcond * svd.s.first().copied().unwrap_or(0.0);
@@ -609,7 +611,9 @@ impl Problem {
             (LstsqMethod::Qr, true) => ridge_augmented_qr(top, p, self.alpha),
         };
         let coef = Array2::from_shape_fn((k, p), |(c, j)| w[(j, c)]);
-        (coef, rank, svd.s)
+        let mut s = svd.s;
+        s.truncate(n.min(p)); // rank <= min(n, p): the rest are zero, as LAPACK reports
+        (coef, rank, s)
     }
 
     /// LSQR on each output column, with the centring and row scaling applied implicitly.
