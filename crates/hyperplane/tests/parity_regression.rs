@@ -198,17 +198,21 @@ fn a_wide_design_keeps_a_column_after_zero_columns() {
             assert_eq!(m.singular_values().unwrap().len(), 3, "min(n, p) values");
         }
         let sparse = Features::Sparse(CsrMatrix::from_dense(x.view()));
-        let r = Ridge::new().alpha(0.0).tol(1e-14);
-        let (a, b) = (
-            r.fit_xy(&dense, y.view(), None).unwrap(),
-            r.fit_xy(&sparse, y.view(), None).unwrap(),
-        );
-        assert_rel(
-            a.coef().as_slice().unwrap(),
-            b.coef().as_slice().unwrap(),
-            1e-10,
-            "ridge dense vs sparse",
-        );
+        for alpha in [0.0, 0.5] {
+            let r = Ridge::new().alpha(alpha).tol(1e-14);
+            let (a, b) = (
+                r.fit_xy(&dense, y.view(), None).unwrap(),
+                r.fit_xy(&sparse, y.view(), None).unwrap(),
+            );
+            let what = format!("ridge alpha {alpha}, column {col}: dense vs sparse");
+            assert_rel(
+                a.coef().as_slice().unwrap(),
+                b.coef().as_slice().unwrap(),
+                1e-10,
+                &what,
+            );
+            assert!(a.coef()[[0, col]].abs() > 0.1, "{what}");
+        }
     }
 }
 
