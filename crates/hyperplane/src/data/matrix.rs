@@ -262,13 +262,7 @@ impl CsrMatrix {
         let (full_tx, full_rx) = sync_channel::<(CsrMatrix, Vec<T>)>(BUFFERS);
         let (empty_tx, empty_rx) = sync_channel::<(CsrMatrix, Vec<T>)>(BUFFERS);
         for _ in 0..BUFFERS {
-            let block = CsrMatrix {
-                n_rows: 0,
-                n_cols: self.n_cols,
-                indptr: vec![0],
-                indices: Vec::new(),
-                data: Vec::new(),
-            };
+            let block = CsrBuilder::new(self.n_cols).finish();
             // cannot fail: the channel has room for every buffer and its receiver is alive
             let _ = empty_tx.send((block, Vec::new()));
         }

@@ -195,7 +195,6 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         let width = obj.score_width();
         point.w.clear();
         point.w.extend_from_slice(w);
-        point.z.clear();
         resize_zeroed(&mut point.z, obj.n_rows() * width);
         if w.iter().any(|&v| v != 0.0) {
             let zs = split_by_chunks(&mut point.z, &self.chunks, width, true);
@@ -203,6 +202,8 @@ impl<'a, O: Objective> Evaluator<'a, O> {
                 .par_iter()
                 .zip(zs.into_par_iter())
                 .for_each(|(rows, z)| obj.scores(w, rows.clone(), z.expect("kept")));
+        } else {
+            point.z.fill(0.0);
         }
         point.valid = true;
     }
