@@ -9,8 +9,10 @@ The problem is LIBLINEAR's `-s 0 -c 1`: f(w) = 1/2 ||w||^2 + sum_n ln(1 + exp(-y
 no intercept. For each data set:
 - LIBLINEAR: `liblinear-train -s 0 -c 1` (its default eps = 0.01); its objective is computed
   here from the weights in its model file, the way hyperplane reports its own;
-- hyperplane: the release example `logistic_bench` (Newton, LIBLINEAR's stopping rule),
-  single thread (RAYON_NUM_THREADS=1) and all threads, each at two tolerances, the loosest
+- hyperplane: the release example `logistic_bench` with both Newton solvers (`newton`, the
+  trust region of LIBLINEAR 2.3; `newton-ls`, the line search of LIBLINEAR's later releases;
+  LIBLINEAR's stopping rule), single thread (RAYON_NUM_THREADS=1) and all threads, each at
+  two tolerances, the loosest
   of 0.1, 0.03, 0.01, 0.001, 1e-4 that (a) reaches LIBLINEAR's objective (ratio: LIBLINEAR
   wall / ours wall) and (b) reaches scikit-learn's test accuracy within 0.1 percentage
   point (ratio: scikit-learn fit / ours fit);
@@ -133,24 +135,25 @@ def bench(name, train, test, repeats, tmp):
                           capture_output=True, text=True, check=True).stdout
     ll_acc = float(pred.split("=")[1].split("%")[0]) / 100
     sk_acc = sklearn()[1]["accuracy"]
-    # for each thread count, the loosest Newton tolerance reaching LIBLINEAR's objective, and
-    # the loosest whose test accuracy is within 0.1 percentage point of scikit-learn's (or
-    # above it); then L-BFGS stopped by scikit-learn's own rule
+    # for each thread count and Newton solver, the loosest tolerance reaching LIBLINEAR's
+    # objective, and the loosest whose test accuracy is within 0.1 percentage point of
+    # scikit-learn's (or above it); then L-BFGS stopped by scikit-learn's own rule
     configs = []
     for threads in ("1", str(os.cpu_count())):
-        reach, match = None, None
-        for tol in ("0.1", "0.03", "0.01", "0.001", "0.0001"):
-            out = ours(threads, tol)[1]
-            if match is None and out["accuracy"] >= sk_acc - 1e-3:
-                match = tol
-            if reach is None and out["objective"] <= ll_obj:
-                reach = tol
-            if reach and match:
-                break
-        if reach:
-            configs.append((f"newton tol={reach} (LIBLINEAR's objective)", threads, reach, "newton"))
-        if match:
-            configs.append((f"newton tol={match} (scikit-learn's accuracy)", threads, match, "newton"))
+        for solver in ("newton", "newton-ls"):
+            reach, match = None, None
+            for tol in ("0.1", "0.03", "0.01", "0.001", "0.0001"):
+                out = ours(threads, tol, solver)[1]
+                if match is None and out["accuracy"] >= sk_acc - 1e-3:
+                    match = tol
+                if reach is None and out["objective"] <= ll_obj:
+                    reach = tol
+                if reach and match:
+                    break
+            if reach:
+                configs.append((f"{solver} tol={reach} (LIBLINEAR's objective)", threads, reach, solver))
+            if match:
+                configs.append((f"{solver} tol={match} (scikit-learn's accuracy)", threads, match, solver))
         configs.append(("lbfgs tol=1e-4 (scikit-learn's rule)", threads, "0.0001", "lbfgs"))
     # rounds: every tool once per round, alternating, so a slow spell of the shared machine
     # falls on all of them alike

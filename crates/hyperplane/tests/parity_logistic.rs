@@ -79,7 +79,7 @@ fn coefficients_match_scikit_learn_lbfgs() {
             ClassWeight::Uniform
         };
         let (coef, intercept) = (as_vec(&case["coef"]), as_vec(&case["intercept"]));
-        for solver in [Solver::Newton, Solver::Lbfgs] {
+        for solver in [Solver::Newton, Solver::NewtonLs, Solver::Lbfgs] {
             let model = if data.classes().len() == 2 {
                 LogisticRegression::default()
                     .solver(solver)
@@ -121,7 +121,7 @@ fn objective_matches_liblinear_with_its_bias_convention() {
     };
     let data = Dataset::new(x, input.labels.as_ref().unwrap()).unwrap();
     let theirs = case["objective"].as_f64().unwrap();
-    for solver in [Solver::Newton, Solver::Lbfgs] {
+    for solver in [Solver::Newton, Solver::NewtonLs, Solver::Lbfgs] {
         let model = LogisticRegression::default()
             .bias(case["bias"].as_f64().unwrap())
             .c(case["c"].as_f64().unwrap())

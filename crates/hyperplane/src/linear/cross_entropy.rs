@@ -9,7 +9,7 @@
 //!
 //! | solver | converged when |
 //! |---|---|
-//! | `newton`, `gd`, `gd-armijo` | `‖∇f(w)‖₂ <= tol · max(min_k m_k, 1) / N · ‖∇f(0)‖₂` (LIBLINEAR's rule; `m_k` the rows of class `k`) |
+//! | `newton`, `newton-ls`, `gd`, `gd-armijo` | `‖∇f(w)‖₂ <= tol · max(min_k m_k, 1) / N · ‖∇f(0)‖₂` (LIBLINEAR's rule; `m_k` the rows of class `k`) |
 //! | `lbfgs` | `max_j |∇f(w)_j| <= tol · C · sum_n c_n`, or a relative decrease of `f` below `64 eps` |
 //! | `sgd` (logistic only) | 5 epochs in a row whose epoch objective of `f / (C sum_n c_n)` does not drop below the best by `tol` (scikit-learn's `SGDClassifier` rule, see [`LogisticRegression`](super::LogisticRegression)) |
 //!
@@ -31,7 +31,7 @@ use crate::optim::{Convergence, Evaluator, GradNorm, Objective, Settings, Solver
 /// | `c` | 1 | `C`: weight of the data term against `1/2 ||w||^2` (larger: less regularisation) | finite, `> 0` |
 /// | `fit_intercept` | `true` | learn an intercept `b`, not penalised | |
 /// | `class_weight` | `none` | per-class weights multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
-/// | `solver` | `newton` (logistic), `lbfgs` (softmax) | the optimiser, see [`Solver`] | `newton`, `lbfgs`, `gd`, `gd-armijo`; `sgd` for logistic regression only |
+/// | `solver` | `newton` (logistic), `lbfgs` (softmax) | the optimiser, see [`Solver`] | `newton`, `newton-ls`, `lbfgs`, `gd`, `gd-armijo`; `sgd` for logistic regression only |
 /// | `tol` | 1e-4 | stopping tolerance (see the module doc) | finite, `> 0` |
 /// | `max_iter` | 1000 | iteration budget (`sgd`: epochs) | `>= 1` |
 /// | `step` | `auto` | `gd`: the fixed step; `gd-armijo`: the first trial step; `auto` is `1 / L` with `L` a bound on the curvature of `f` | `auto` or finite, `> 0` |

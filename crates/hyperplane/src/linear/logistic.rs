@@ -190,7 +190,7 @@ impl LogisticRegression {
         self
     }
 
-    /// The smooth solvers (`newton`, `lbfgs`, `gd`, `gd-armijo`) on `f`; returns the
+    /// The smooth solvers (`newton`, `newton-ls`, `lbfgs`, `gd`, `gd-armijo`) on `f`; returns the
     /// parameters in the layout of [`BinaryCrossEntropy`] and the report.
     fn fit_smooth(&self, p: &Problem) -> Result<(Vec<f64>, Convergence)> {
         let bv2 = match p.intercept {
@@ -651,7 +651,12 @@ mod tests {
         let reference = LogisticRegression::default().tol(1e-10).fit(&data).unwrap();
         assert!(reference.convergence().converged());
         assert!(reference.convergence().grad_norm.unwrap() < 1e-8);
-        for solver in [Solver::Lbfgs, Solver::Gd, Solver::GdArmijo] {
+        for solver in [
+            Solver::NewtonLs,
+            Solver::Lbfgs,
+            Solver::Gd,
+            Solver::GdArmijo,
+        ] {
             let m = LogisticRegression::default()
                 .solver(solver)
                 .tol(1e-10)

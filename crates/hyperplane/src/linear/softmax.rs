@@ -207,7 +207,7 @@ impl Fit for SoftmaxRegression {
         if self.training.solver == Solver::Sgd {
             return Err(Error::Unsupported {
                 model: NAME.into(),
-                what: "solver=sgd: use solver=lbfgs, newton, gd or gd-armijo, or logistic-regression with solver=sgd (one-vs-all on more classes)".into(),
+                what: "solver=sgd: use solver=lbfgs, newton, newton-ls, gd or gd-armijo, or logistic-regression with solver=sgd (one-vs-all on more classes)".into(),
             });
         }
         data.check_fit()?;
@@ -367,22 +367,27 @@ mod tests {
             .with_weights(vec![1.0, 2.0, 1.0, 0.5, 1.0, 3.0, 1.0])
             .unwrap();
         let a = SoftmaxRegression::default().tol(1e-10).fit(&data).unwrap();
-        let b = SoftmaxRegression::default()
-            .solver(Solver::Newton)
-            .tol(1e-10)
-            .fit(&data)
-            .unwrap();
-        assert!(a.convergence().converged() && b.convergence().converged());
-        for (x, y) in a.coef().iter().zip(b.coef()) {
-            assert!((x - y).abs() < 1e-6);
-        }
-        // d f / d b_k = C sum_n c_n (p_nk - [y_n = k]) = 0
-        let p = b.predict_proba(data.x()).unwrap();
-        for k in 0..3 {
-            let r: f64 = (0..7)
-                .map(|i| data.weight(i) * (p[[i, k]] - f64::from(u8::from(data.targets()[i] == k))))
-                .sum();
-            assert!(r.abs() < 1e-7, "class {k}: {r}");
+        assert!(a.convergence().converged());
+        for solver in [Solver::Newton, Solver::NewtonLs] {
+            let b = SoftmaxRegression::default()
+                .solver(solver)
+                .tol(1e-10)
+                .fit(&data)
+                .unwrap();
+            assert!(b.convergence().converged(), "{solver:?}");
+            for (x, y) in a.coef().iter().zip(b.coef()) {
+                assert!((x - y).abs() < 1e-6, "{solver:?}");
+            }
+            // d f / d b_k = C sum_n c_n (p_nk - [y_n = k]) = 0
+            let p = b.predict_proba(data.x()).unwrap();
+            for k in 0..3 {
+                let r: f64 = (0..7)
+                    .map(|i| {
+                        data.weight(i) * (p[[i, k]] - f64::from(u8::from(data.targets()[i] == k)))
+                    })
+                    .sum();
+                assert!(r.abs() < 1e-7, "{solver:?} class {k}: {r}");
+            }
         }
     }
 

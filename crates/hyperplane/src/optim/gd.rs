@@ -7,7 +7,8 @@
 //! until `f(w - eta g) <= f(w) - 1e-4 eta ||g||^2`.
 
 use super::{
-    axpy, dot, report, start, Convergence, ConvergenceWarning, Evaluator, Objective, Settings,
+    axpy, budget_spent, dot, report, start, Convergence, ConvergenceWarning, Evaluator, Objective,
+    Settings,
 };
 
 /// The sufficient-decrease constant of the Armijo rule.
@@ -62,11 +63,7 @@ pub(super) fn gradient_descent<O: Objective>(
             return (w, report(it, f, &g, Some(warning)));
         }
     }
-    let done = s.norm.of(&g) <= s.gtol;
-    let warning = (!done).then_some(ConvergenceWarning::MaxIterations {
-        iterations: s.max_iter,
-    });
-    (w, report(s.max_iter, f, &g, warning))
+    (w, budget_spent(s, f, &g))
 }
 
 /// Armijo's `f_trial <= f - c eta ||g||^2` (with `decrease = eta ||g||^2`); when that

@@ -22,8 +22,8 @@
 use std::collections::VecDeque;
 
 use super::{
-    axpy, dot, norm2, report, start, Convergence, ConvergenceWarning, Evaluator, Objective,
-    Settings,
+    axpy, budget_spent, dot, norm2, report, start, Convergence, ConvergenceWarning, Evaluator,
+    Objective, Settings,
 };
 
 const MEMORY: usize = 10;
@@ -84,11 +84,7 @@ pub(super) fn lbfgs<O: Objective>(
             return (w, report(it, f, &g, None));
         }
     }
-    let done = s.norm.of(&g) <= s.gtol;
-    let warning = (!done).then_some(ConvergenceWarning::MaxIterations {
-        iterations: s.max_iter,
-    });
-    (w, report(s.max_iter, f, &g, warning))
+    (w, budget_spent(s, f, &g))
 }
 
 /// `d = -H g` by the two-loop recursion (`d = -g` with no pairs).

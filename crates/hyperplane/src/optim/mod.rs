@@ -106,6 +106,7 @@ pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
 /// | name | method | per iteration |
 /// |---|---|---|
 /// | `newton` | trust-region Newton with conjugate gradients (LIBLINEAR's TRON) | one gradient, a few Hessian products |
+/// | `newton-ls` | line-search Newton with conjugate gradients stopped by the quadratic rule (LIBLINEAR's later `NEWTON`) | one gradient per trial step, a few Hessian products |
 /// | `lbfgs` | limited-memory BFGS (10 pairs), strong-Wolfe line search | one or more gradients |
 /// | `gd` | gradient descent `w <- w - step grad f(w)` with a fixed step | one gradient |
 /// | `gd-armijo` | gradient descent with a backtracking (Armijo) line search from `step` | one or more objective values |
@@ -117,6 +118,7 @@ pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
 #[serde(rename_all = "kebab-case")]
 pub enum Solver {
     Newton,
+    NewtonLs,
     Lbfgs,
     Gd,
     GdArmijo,
@@ -125,8 +127,9 @@ pub enum Solver {
 
 impl Solver {
     /// Every solver with its name.
-    pub const NAMES: [(&'static str, Solver); 5] = [
+    pub const NAMES: [(&'static str, Solver); 6] = [
         ("newton", Solver::Newton),
+        ("newton-ls", Solver::NewtonLs),
         ("lbfgs", Solver::Lbfgs),
         ("gd", Solver::Gd),
         ("gd-armijo", Solver::GdArmijo),
@@ -152,6 +155,7 @@ impl Solver {
     ) -> Result<(Vec<f64>, Convergence)> {
         Ok(match self {
             Solver::Newton => newton::tron(eval, w, settings),
+            Solver::NewtonLs => newton::line_search_newton(eval, w, settings),
             Solver::Lbfgs => lbfgs::lbfgs(eval, w, settings),
             Solver::Gd => gd::gradient_descent(eval, w, settings, false),
             Solver::GdArmijo => gd::gradient_descent(eval, w, settings, true),
@@ -253,6 +257,21 @@ fn report(
     }
 }
 
+/// The report of a solver stopped at iteration `it` at `f` and `g`: converged when `g` meets
+/// the tolerance, else the warning `why`.
+fn stopped(it: usize, s: &Settings, f: f64, g: &[f64], why: ConvergenceWarning) -> Convergence {
+    let warning = (s.norm.of(g) > s.gtol).then_some(why);
+    report(it, f, g, warning)
+}
+
+/// The report of a solver whose budget of `s.max_iter` iterations ran out at `f` and `g`.
+fn budget_spent(s: &Settings, f: f64, g: &[f64]) -> Convergence {
+    let why = ConvergenceWarning::MaxIterations {
+        iterations: s.max_iter,
+    };
+    stopped(s.max_iter, s, f, g, why)
+}
+
 /// `y += a x`.
 fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
     for (yi, xi) in y.iter_mut().zip(x) {
@@ -281,6 +300,7 @@ mod solver_tests {
         let exact = q.solution();
         for (solver, step) in [
             (Solver::Newton, 0.0),
+            (Solver::NewtonLs, 0.0),
             (Solver::Lbfgs, 0.0),
             (Solver::Gd, 0.01),
             (Solver::GdArmijo, 1.0),
@@ -290,6 +310,35 @@ mod solver_tests {
                 .minimize(&mut e, vec![0.0; 4], &settings(100_000, step))
                 .unwrap();
             assert!(c.converged(), "{solver:?}: {:?}", c.warning);
+            for (a, b) in w.iter().zip(&exact) {
+                assert!((a - b).abs() < 1e-8, "{solver:?}: {w:?} vs {exact:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn newton_solvers_report_a_short_budget_and_stop_at_rounding() {
+        let q = Quadratic::new(50, 4);
+        let exact = q.solution();
+        for solver in [Solver::Newton, Solver::NewtonLs] {
+            let mut e = Evaluator::new(&q);
+            let (_, c) = solver
+                .minimize(&mut e, vec![0.0; 4], &settings(1, 0.0))
+                .unwrap();
+            assert_eq!(
+                c.warning,
+                Some(ConvergenceWarning::MaxIterations { iterations: 1 }),
+                "{solver:?}"
+            );
+            // gtol = 0 cannot be met: the solver stops once rounding hides any progress,
+            // long before the budget, at the minimiser
+            let mut s = settings(1000, 0.0);
+            s.gtol = 0.0;
+            let (w, c) = solver.minimize(&mut e, vec![0.0; 4], &s).unwrap();
+            assert!(
+                matches!(c.warning, Some(ConvergenceWarning::LineSearchFailed { iteration }) if iteration < 100),
+                "{solver:?}: {c:?}"
+            );
             for (a, b) in w.iter().zip(&exact) {
                 assert!((a - b).abs() < 1e-8, "{solver:?}: {w:?} vs {exact:?}");
             }

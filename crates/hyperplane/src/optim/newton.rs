@@ -1,13 +1,14 @@
-//! Trust-region Newton with conjugate gradients (Lin and Moré 1999; the design of
-//! LIBLINEAR's TRON, Lin, Weng and Keerthi 2008).
+//! Newton's method with conjugate gradients, in its two globalisations: LIBLINEAR's
+//! trust region (TRON: Lin and Moré 1999; Lin, Weng and Keerthi 2008), and the line
+//! search of LIBLINEAR's later `NEWTON` solver (Galli and Lin 2022). Both only ever ask
+//! for Hessian-vector products `H v` (so `X^T D X` is never formed), preconditioned by
+//! the diagonal `M = (1 - a) I + a diag(H)`, `a = 0.01` (LIBLINEAR >= 2.2; Hsia, Chiang
+//! and Lin 2018), with `||v||_M = sqrt(sum_j M_j v_j^2)`.
 //!
-//! Each iteration approximately minimises the quadratic model
-//! `q(s) = g.s + 1/2 s.H s` within `||s||_M <= delta` by preconditioned conjugate gradients
-//! (Steihaug: stop at `||r||_{M^-1} <= 0.1 ||g||_{M^-1}` or on the boundary), using only
-//! Hessian-vector products `H v` (so `X^T D X` is never formed), with the diagonal
-//! preconditioner `M = (1 - a) I + a diag(H)`, `a = 0.01` (LIBLINEAR >= 2.2; Hsia, Chiang
-//! and Lin 2018) and `||v||_M = sqrt(sum_j M_j v_j^2)`. It then compares the actual
-//! reduction `f(w) - f(w + s)` with the predicted `-q(s)`:
+//! **Trust region** ([`tron`], solver `newton`). Each iteration approximately minimises
+//! the quadratic model `q(s) = g.s + 1/2 s.H s` within `||s||_M <= delta` by conjugate
+//! gradients (Steihaug: stop at `||r||_{M^-1} <= 0.1 ||g||_{M^-1}` or on the boundary).
+//! It then compares the actual reduction `f(w) - f(w + s)` with the predicted `-q(s)`:
 //!
 //! | ratio `actred / prered` | step | radius `delta` |
 //! |---|---|---|
@@ -20,10 +21,20 @@
 //! through `f(w)`, `g.s` and `f(w + s)` (4 when that quadratic is not convex). Each trial
 //! point costs one pass over the rows (value, gradient and curvature together); a rejected
 //! one restores the kept curvature instead of evaluating `w` again.
+//!
+//! **Line search** ([`line_search_newton`], solver `newton-ls`). Conjugate gradients on
+//! `H s = -g` stop by the quadratic rule: after step `i`, when the model's last decrease
+//! is small against its total, `i (q(s_i) - q(s_{i-1})) >= t q(s_i)` with
+//! `t = min(0.5, ||g||_{M^-1}^(1/2))`, so an iteration far from the optimum makes few
+//! products (and at once on curvature `d.H d <= 0`, which only rounding makes). The step
+//! `w + a s` takes the first `a` of `1, 1/2, 1/4, ...` (at most 20) with
+//! `f(w + a s) <= f(w) + 0.01 a g.s` (Armijo). Where `-g.s` is below the rounding of `f`
+//! (`1e-12 |f|`), the full step is taken if it decreases `||g||` instead; when no step
+//! qualifies, the solver stops with [`ConvergenceWarning::LineSearchFailed`].
 
 use super::{
-    axpy, dot, norm2, report, start, Convergence, ConvergenceWarning, Evaluator, Objective,
-    Settings,
+    axpy, budget_spent, dot, norm2, report, start, stopped, Convergence, ConvergenceWarning,
+    Evaluator, Objective, Settings,
 };
 
 const ETA0: f64 = 1e-4;
@@ -32,8 +43,14 @@ const ETA2: f64 = 0.75;
 const SIGMA1: f64 = 0.25;
 const SIGMA2: f64 = 0.5;
 const SIGMA3: f64 = 4.0;
-/// Conjugate-gradient tolerance: `||r||_{M^-1} <= CG_TOL ||g||_{M^-1}`.
+/// Trust region: conjugate gradients stop at `||r||_{M^-1} <= CG_TOL ||g||_{M^-1}`.
 const CG_TOL: f64 = 0.1;
+/// Line search: the largest `t` of the quadratic rule `i (q_i - q_{i-1}) >= t q_i`.
+const QUADRATIC_CG_TOL: f64 = 0.5;
+/// Line search: the Armijo constant of `f(w + a s) <= f(w) + ARMIJO a g.s`.
+const ARMIJO: f64 = 0.01;
+/// Line search: step halvings tried before the search fails.
+const MAX_HALVINGS: usize = 20;
 /// Weight of `diag(H)` in the preconditioner.
 const PRECONDITIONER_WEIGHT: f64 = 0.01;
 
@@ -58,7 +75,7 @@ pub(super) fn tron<O: Objective>(
         if s.norm.of(&g) <= s.gtol {
             return (w, report(it - 1, f, &g, None));
         }
-        cg.solve(eval, &g, &m, delta);
+        cg.solve(eval, &g, &m, CgRule::TrustRegion { delta });
         let step = &cg.s;
         w_new.copy_from_slice(&w);
         axpy(1.0, step, &mut w_new);
@@ -88,16 +105,64 @@ pub(super) fn tron<O: Objective>(
         // no decrease is predicted, or none above rounding can be measured
         let stalled = prered <= 0.0 || (!accepted && prered <= 1e-14 * f.abs());
         if stalled {
-            let warning = (s.norm.of(&g) > s.gtol)
-                .then_some(ConvergenceWarning::LineSearchFailed { iteration: it });
-            return (w, report(it, f, &g, warning));
+            let why = ConvergenceWarning::LineSearchFailed { iteration: it };
+            return (w, stopped(it, s, f, &g, why));
         }
     }
-    let done = s.norm.of(&g) <= s.gtol;
-    let warning = (!done).then_some(ConvergenceWarning::MaxIterations {
-        iterations: s.max_iter,
-    });
-    (w, report(s.max_iter, f, &g, warning))
+    (w, budget_spent(s, f, &g))
+}
+
+/// Line-search Newton from `w`.
+pub(super) fn line_search_newton<O: Objective>(
+    eval: &mut Evaluator<'_, O>,
+    mut w: Vec<f64>,
+    s: &Settings,
+) -> (Vec<f64>, Convergence) {
+    let n = w.len();
+    let (mut f, mut g) = match start(eval, w.as_slice(), true) {
+        Ok(fg) => fg,
+        Err(c) => return (w, c),
+    };
+    let mut m = vec![0.0; n];
+    let mut cg = Cg::new(n);
+    let (mut w_new, mut g_new) = (vec![0.0; n], vec![0.0; n]);
+    for it in 1..=s.max_iter {
+        if s.norm.of(&g) <= s.gtol {
+            return (w, report(it - 1, f, &g, None));
+        }
+        preconditioner(eval, &mut m);
+        cg.solve(eval, &g, &m, CgRule::Quadratic);
+        let gs = dot(&g, &cg.s);
+        // below rounding (g.s >= 0 included, which only rounding causes as H is positive
+        // definite) f cannot measure the decrease: the full step is judged by the
+        // gradient instead, and shorter ones cannot do better
+        let unmeasurable = -gs <= 1e-12 * f.abs();
+        let mut accepted = None;
+        let mut a = 1.0;
+        for _ in 0..MAX_HALVINGS {
+            w_new.copy_from_slice(&w);
+            axpy(a, &cg.s, &mut w_new);
+            let f_new = eval.value_grad(&w_new, &mut g_new, true);
+            let judged_by_gradient = unmeasurable && f_new.is_finite() && norm2(&g_new) < norm2(&g);
+            if (gs < 0.0 && f_new - f <= ARMIJO * a * gs) || judged_by_gradient {
+                accepted = Some(f_new);
+                break;
+            }
+            if unmeasurable {
+                break;
+            }
+            a *= 0.5;
+        }
+        let Some(f_new) = accepted else {
+            // no step decreases f (or, below rounding, the gradient): stop at w
+            let why = ConvergenceWarning::LineSearchFailed { iteration: it };
+            return (w, stopped(it, s, f, &g, why));
+        };
+        std::mem::swap(&mut w, &mut w_new);
+        std::mem::swap(&mut g, &mut g_new);
+        f = f_new;
+    }
+    (w, budget_spent(s, f, &g))
 }
 
 /// The new trust-region radius after a step of length `snorm` with `g.s = gs` took `f`
@@ -144,8 +209,18 @@ fn mdot(a: &[f64], m: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(m).zip(b).map(|((x, mj), y)| x * mj * y).sum()
 }
 
-/// Steihaug's truncated conjugate gradients for `H s = -g` within `||s||_M <= delta`,
-/// preconditioned by the diagonal `M`.
+/// When [`Cg::solve`] stops.
+#[derive(Clone, Copy)]
+enum CgRule {
+    /// Steihaug: at `||r||_{M^-1} <= CG_TOL ||g||_{M^-1}`, or on the boundary
+    /// `||s||_M = delta` (negative curvature, or a step that would leave the region).
+    TrustRegion { delta: f64 },
+    /// The quadratic rule `i (q_i - q_{i-1}) >= t q_i` (module doc), or when the model
+    /// stops decreasing.
+    Quadratic,
+}
+
+/// Truncated conjugate gradients for `H s = -g`, preconditioned by the diagonal `M`.
 struct Cg {
     /// The step.
     s: Vec<f64>,
@@ -173,7 +248,7 @@ impl Cg {
         eval: &mut Evaluator<'_, O>,
         g: &[f64],
         m: &[f64],
-        delta: f64,
+        rule: CgRule,
     ) {
         let Cg { s, r, z, d, hd } = self;
         s.iter_mut().for_each(|v| *v = 0.0);
@@ -181,31 +256,55 @@ impl Cg {
         divide(r, m, z);
         d.copy_from_slice(z);
         let mut rz = dot(r, z);
-        let tol = CG_TOL * rz.sqrt();
-        for _ in 0..s.len().max(1) {
-            if rz.sqrt() <= tol {
+        let (residual_tol, quadratic_tol) =
+            (CG_TOL * rz.sqrt(), QUADRATIC_CG_TOL.min(rz.sqrt().sqrt()));
+        let max_steps = match rule {
+            CgRule::TrustRegion { .. } => s.len().max(1),
+            CgRule::Quadratic => s.len().max(5),
+        };
+        // q(s) = g.s + 1/2 s.H s, 0 at s = 0
+        let mut q = 0.0;
+        for step in 1..=max_steps {
+            if matches!(rule, CgRule::TrustRegion { .. }) && rz.sqrt() <= residual_tol {
                 break;
             }
             eval.hess_vec(d, hd);
             let dhd = dot(d, hd);
             let alpha = rz / dhd;
-            let (sd, ss, dd) = (mdot(s, m, d), mdot(s, m, s), mdot(d, m, d));
-            let inside = dhd > 0.0 && ss + alpha * (2.0 * sd + alpha * dd) <= delta * delta;
-            if !inside {
-                // negative curvature or leaving the region: go to the boundary along d,
-                // ||s + tau d||_M = delta
-                let rad = (sd * sd + dd * (delta * delta - ss)).max(0.0).sqrt();
-                let tau = if sd >= 0.0 {
-                    (delta * delta - ss) / (sd + rad)
-                } else {
-                    (rad - sd) / dd
-                };
-                axpy(tau, d, s);
-                axpy(-tau, hd, r);
-                return;
+            match rule {
+                CgRule::TrustRegion { delta } => {
+                    let (sd, ss, dd) = (mdot(s, m, d), mdot(s, m, s), mdot(d, m, d));
+                    let inside = dhd > 0.0 && ss + alpha * (2.0 * sd + alpha * dd) <= delta * delta;
+                    if !inside {
+                        // negative curvature or leaving the region: go to the boundary
+                        // along d, ||s + tau d||_M = delta
+                        let rad = (sd * sd + dd * (delta * delta - ss)).max(0.0).sqrt();
+                        let tau = if sd >= 0.0 {
+                            (delta * delta - ss) / (sd + rad)
+                        } else {
+                            (rad - sd) / dd
+                        };
+                        axpy(tau, d, s);
+                        axpy(-tau, hd, r);
+                        return;
+                    }
+                }
+                // no positive curvature along d (only rounding, as H is positive definite)
+                CgRule::Quadratic if dhd <= 0.0 || dhd.is_nan() => return,
+                CgRule::Quadratic => {}
             }
             axpy(alpha, d, s);
             axpy(-alpha, hd, r);
+            if let CgRule::Quadratic = rule {
+                // r = -g - H s, so g.s + 1/2 s.H s = -1/2 (s.r - s.g)
+                let q_new = -0.5 * (dot(s, r) - dot(s, g));
+                let decrease = q_new - q;
+                if q_new > 0.0 || decrease > 0.0 || step as f64 * decrease >= quadratic_tol * q_new
+                {
+                    return;
+                }
+                q = q_new;
+            }
             divide(r, m, z);
             let rz_new = dot(r, z);
             let beta = rz_new / rz;
