@@ -1,9 +1,10 @@
 //! Newton's method with conjugate gradients, in its two globalisations: LIBLINEAR's
 //! trust region (TRON: Lin and Moré 1999; Lin, Weng and Keerthi 2008), and the line
-//! search of LIBLINEAR's later `NEWTON` solver (Galli and Lin 2022). Both only ever ask
-//! for Hessian-vector products `H v` (so `X^T D X` is never formed), preconditioned by
-//! the diagonal `M = (1 - a) I + a diag(H)`, `a = 0.01` (LIBLINEAR >= 2.2; Hsia, Chiang
-//! and Lin 2018), with `||v||_M = sqrt(sum_j M_j v_j^2)`.
+//! search of LIBLINEAR's later `NEWTON` solver (Galli and Lin, "A study on truncated
+//! Newton methods for linear classification"). Both only ever ask for Hessian-vector
+//! products `H v` (so `X^T D X` is never formed), preconditioned by the diagonal
+//! `M = (1 - a) I + a diag(H)`, `a = 0.01` (LIBLINEAR >= 2.2; Hsia, Chiang and Lin 2018),
+//! with `||v||_M = sqrt(sum_j M_j v_j^2)`.
 //!
 //! **Trust region** ([`tron`], solver `newton`). Each iteration approximately minimises
 //! the quadratic model `q(s) = g.s + 1/2 s.H s` within `||s||_M <= delta` by conjugate
