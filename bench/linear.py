@@ -12,10 +12,9 @@ no intercept. For each data set:
 - hyperplane: the release example `logistic_bench` with both Newton solvers (`newton`, the
   trust region of LIBLINEAR 2.3; `newton-ls`, the line search of LIBLINEAR's later releases;
   LIBLINEAR's stopping rule), single thread (RAYON_NUM_THREADS=1) and all threads, each at
-  two tolerances, the loosest
-  of 0.1, 0.03, 0.01, 0.001, 1e-4 that (a) reaches LIBLINEAR's objective (ratio: LIBLINEAR
-  wall / ours wall) and (b) reaches scikit-learn's test accuracy within 0.1 percentage
-  point (ratio: scikit-learn fit / ours fit);
+  two tolerances, the loosest of 0.1, 0.03, 0.01, 0.001, 1e-4 that (a) reaches LIBLINEAR's
+  objective (ratio: LIBLINEAR wall / ours wall) and (b) reaches scikit-learn's test accuracy
+  within 0.1 percentage point (ratio: scikit-learn fit / ours fit);
   and L-BFGS with scikit-learn's own stopping rule (tol 1e-4 on the largest gradient entry
   of the mean loss) against scikit-learn;
 - scikit-learn: LogisticRegression(solver="lbfgs", C=1, fit_intercept=False), default tol,
