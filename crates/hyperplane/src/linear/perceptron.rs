@@ -661,8 +661,9 @@ pub(super) mod tests {
         let n = 100_000;
         let mut rng = crate::rng::Rng::new(5);
         let x = Array2::from_shape_fn((n, 3), |_| rng.next_f64() * 2.0 - 1.0);
+        let side = |i: usize| x[[i, 0]] - 0.2 * x[[i, 1]] > 0.1;
         let labels: Vec<Label> = (0..n)
-            .map(|i| Label::Int(if x[[i, 0]] - 0.2 * x[[i, 1]] > 0.1 { 1 } else { -1 }))
+            .map(|i| Label::Int(2 * i64::from(side(i)) - 1))
             .collect();
         let data = Dataset::new(x.into(), &labels).unwrap();
         let weights: Vec<f64> = (0..n).map(|_| 0.01 + rng.next_f64()).collect();
