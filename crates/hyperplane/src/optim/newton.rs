@@ -138,13 +138,14 @@ pub(super) fn line_search_newton<O: Objective>(
         // definite) f cannot measure the decrease: the full step is judged by the
         // gradient instead, and shorter ones cannot do better
         let unmeasurable = -gs <= 1e-12 * f.abs();
+        let g_norm = norm2(&g);
         let mut accepted = None;
         let mut a = 1.0;
         for _ in 0..MAX_HALVINGS {
             w_new.copy_from_slice(&w);
             axpy(a, &cg.s, &mut w_new);
             let f_new = eval.value_grad(&w_new, &mut g_new, true);
-            let judged_by_gradient = unmeasurable && f_new.is_finite() && norm2(&g_new) < norm2(&g);
+            let judged_by_gradient = unmeasurable && f_new.is_finite() && norm2(&g_new) < g_norm;
             if (gs < 0.0 && f_new - f <= ARMIJO * a * gs) || judged_by_gradient {
                 accepted = Some(f_new);
                 break;
