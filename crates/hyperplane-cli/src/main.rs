@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-/// Classical machine learning from the command line: Naive Bayes today; linear models,
-/// SVMs and learning theory next.
+/// Classical machine learning from the command line: Naive Bayes, linear models and
+/// regressors, learning theory and plots.
 #[derive(Parser, Debug)]
 #[command(name = "hyperplane", version, about, long_about = None)]
 #[command(after_help = "Start with `hyperplane demo`, then `hyperplane <command> --help`.")]
@@ -22,7 +22,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Train a model on a labelled file or folder and save it.
-    #[command(after_help = "\
+    #[command(after_help = format!("\
 Examples:
   hyperplane train --data mail/ --model multinomial-nb --out spam.json
   hyperplane train --data adult_train.csv --model categorical-nb --label-col income \\
@@ -33,16 +33,15 @@ Examples:
   hyperplane train --data iris.csv --model logistic-regression --multiclass ovo --param scale=standard --out iris.json
   hyperplane train --data points.csv --model pocket --poly 2 --param init=linreg --out pocket.json
   hyperplane train --data diabetes.csv --model ridge --param alpha=0.1 --out ridge.json
+  hyperplane train --data mail/ --model complement-nb --param vectorizer=tfidf --param vectorizer.norm=l1 --out m.json
 
-Classifier kinds: bernoulli-nb, multinomial-nb, categorical-nb, gaussian-nb, complement-nb,
-perceptron, pocket, sgd (--param loss=hinge|log|squared|modified_huber|perceptron),
-logistic-regression, softmax-regression, linear-regression-classifier.
-Regressor kinds (numeric targets): linear-regression, ridge.
-Parameters (--param NAME=VALUE, repeatable): the model's (alpha, c, max_updates, ...), the
-text vectorizer's (binary, lowercase, ngram_max, min_df, max_df, max_features, stop_words)
-and the pipeline's (vectorizer=count|tfidf|hashing, n_bins, bin_strategy,
-scale=standard|minmax|none, poly=Q, multiclass=ova|ovo, init=zero|linreg).
-`hyperplane inspect` shows what was used.")]
+Parameters (--param NAME=VALUE, repeatable, in any order) belong to the model, the text
+vectorizer, the discretizer, the CSV encoder or the pipeline itself; write component.name
+(model.norm, vectorizer.norm, pipeline.scale) when two components share a name.
+`hyperplane kinds --model KIND` lists them with defaults and ranges; `hyperplane inspect`
+shows what a model used.
+
+{}", train_kinds()))]
     Train(TrainArgs),
     /// Print one predicted label per input row (or the class probabilities).
     #[command(after_help = "\
@@ -79,6 +78,13 @@ Examples:
     /// Learning theory: Hoeffding, growth functions, B(N, k), shattering, VC bound, coins.
     #[command(subcommand)]
     Theory(commands::TheoryCommand),
+    /// The model kinds, or the parameters of one (by component, with defaults and ranges).
+    #[command(after_help = "\
+Examples:
+  hyperplane kinds
+  hyperplane kinds --model logistic-regression
+  hyperplane kinds --model complement-nb --param vectorizer=tfidf")]
+    Kinds(commands::kinds::KindsArgs),
     /// Draw SVG plots: decision regions of a model, learning curves.
     #[command(
         after_help = "See `hyperplane plot boundary --help` and `hyperplane plot learning-curve --help`."
@@ -229,6 +235,11 @@ struct DemoArgs {
     json: bool,
 }
 
+/// The kinds after the examples of `train --help`, from the registry.
+fn train_kinds() -> String {
+    format!("Model kinds:{}", commands::kinds::help_list())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -239,6 +250,7 @@ fn main() -> ExitCode {
         Command::Inspect(a) => commands::inspect(a),
         Command::Demo(a) => commands::demo(a),
         Command::Theory(c) => commands::theory(c),
+        Command::Kinds(a) => commands::kinds::kinds(a),
         Command::Plot(a) => commands::plot::plot(a),
     };
     match result {

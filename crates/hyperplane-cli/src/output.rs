@@ -3,6 +3,15 @@
 /// Renders rows as columns aligned by width; the first row is the header, underlined.
 /// Columns after the first are right-aligned (numbers).
 pub fn table(rows: &[Vec<String>]) -> String {
+    aligned(rows, false)
+}
+
+/// [`table`] with every column left-aligned (text).
+pub fn text_table(rows: &[Vec<String>]) -> String {
+    aligned(rows, true)
+}
+
+fn aligned(rows: &[Vec<String>], all_left: bool) -> String {
     let n = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..n)
         .map(|j| {
@@ -19,7 +28,7 @@ pub fn table(rows: &[Vec<String>]) -> String {
             .iter()
             .enumerate()
             .map(|(j, c)| {
-                if j == 0 {
+                if j == 0 || all_left {
                     format!("{c:<w$}", w = widths[j])
                 } else {
                     format!("{c:>w$}", w = widths[j])

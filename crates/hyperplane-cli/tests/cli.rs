@@ -345,7 +345,9 @@ fn bad_input_gives_one_clear_line() {
 
 #[test]
 fn every_command_has_help_with_an_example() {
-    for cmd in ["train", "predict", "evaluate", "tune", "inspect", "demo"] {
+    for cmd in [
+        "train", "predict", "evaluate", "tune", "inspect", "demo", "kinds",
+    ] {
         let help = ok(&[cmd, "--help"]);
         assert!(help.contains("Example"), "{cmd}: {help}");
     }

@@ -6,9 +6,10 @@
 //! method returns `Result` and checks the feature count, so nothing panics on user input.
 
 use ndarray::Array2;
+use serde::Serialize;
 
 use crate::data::{Dataset, Features, Label};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::numeric;
 
 /// Params that can be fitted to a data set.
@@ -17,15 +18,6 @@ pub trait Fit {
     type Model;
     /// Validates the params, checks the data (non-empty, finite) and fits.
     fn fit(&self, data: &Dataset) -> Result<Self::Model>;
-}
-
-/// Params settable by name, as the CLI's `--param NAME=VALUE` and grid search do.
-pub trait Params {
-    /// Sets one parameter from its text form; an unknown name or a bad value is
-    /// [`Error::InvalidParameter`] naming the valid choices.
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()>;
-    /// Every parameter with its current value, in text form.
-    fn param_values(&self) -> Vec<(String, String)>;
 }
 
 /// A fitted classifier.
@@ -74,25 +66,70 @@ pub trait Regressor {
     fn predict(&self, x: &Features) -> Result<Array2<f64>>;
 }
 
-/// Parses a parameter value of type `T`, or says which parameter and why.
-pub fn parse_param<T: std::str::FromStr>(name: &str, value: &str) -> Result<T>
-where
-    T::Err: std::fmt::Display,
-{
-    value
-        .trim()
-        .parse::<T>()
-        .map_err(|e| Error::param(name, value, e.to_string()))
+/// What a model kind predicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    /// Classes (labels of any kind).
+    Classifier,
+    /// Real numbers (one or more outputs).
+    Regressor,
 }
 
-/// The error for a parameter name a learner does not have.
-pub fn unknown_param(model: &str, name: &str, valid: &[&str]) -> Error {
-    Error::param(
-        name,
-        "?",
-        format!(
-            "{model} has no such parameter; valid names: {}",
-            valid.join(", ")
-        ),
-    )
+/// A model kind as its family declares it, beside its code; the pipeline's registry
+/// ([`pipeline::kinds`](crate::pipeline::kinds)) lists every family's kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KindInfo {
+    /// The name `--model` and `PipelineSpec::new` take.
+    pub name: &'static str,
+    /// The family, as the kind table groups kinds.
+    pub family: &'static str,
+    /// What it predicts.
+    pub task: Task,
+    /// Whether it separates two classes only (more classes go through one-vs-all or
+    /// one-vs-one).
+    pub binary: bool,
+    /// Whether it models categorical features (categories as indices, numeric columns
+    /// binned) rather than numeric ones (categories one-hot).
+    pub categorical_input: bool,
+    /// What it is, in one line.
+    pub about: &'static str,
+}
+
+impl KindInfo {
+    /// A classifier of more than two classes natively.
+    pub const fn classifier(name: &'static str, family: &'static str, about: &'static str) -> Self {
+        KindInfo {
+            name,
+            family,
+            task: Task::Classifier,
+            binary: false,
+            categorical_input: false,
+            about,
+        }
+    }
+
+    /// A classifier of two classes.
+    pub const fn binary(name: &'static str, family: &'static str, about: &'static str) -> Self {
+        KindInfo {
+            binary: true,
+            ..KindInfo::classifier(name, family, about)
+        }
+    }
+
+    /// A regressor.
+    pub const fn regressor(name: &'static str, family: &'static str, about: &'static str) -> Self {
+        KindInfo {
+            task: Task::Regressor,
+            ..KindInfo::classifier(name, family, about)
+        }
+    }
+
+    /// The same kind, reading categorical features.
+    pub const fn with_categorical_input(self) -> Self {
+        KindInfo {
+            categorical_input: true,
+            ..self
+        }
+    }
 }

@@ -81,6 +81,7 @@ pub mod metrics;
 pub mod multiclass;
 pub mod numeric;
 pub mod optim;
+pub mod param;
 pub mod persist;
 pub mod pipeline;
 pub mod plot;
@@ -92,4 +93,5 @@ pub mod transform;
 
 pub use data::{CsrMatrix, Dataset, Features, Label, RowAccess};
 pub use error::{Error, Result};
-pub use estimator::{Classifier, Fit, Params, Regressor};
+pub use estimator::{Classifier, Fit, Regressor};
+pub use param::Params;

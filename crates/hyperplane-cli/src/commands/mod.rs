@@ -1,6 +1,7 @@
 //! One function per subcommand: parse arguments into library calls, print the result.
 
 mod demo;
+pub mod kinds;
 pub mod plot;
 mod theory;
 
@@ -58,14 +59,23 @@ fn read_for(pipeline: &Pipeline, a: &DataArgs) -> Result<LabelledInput> {
     pipeline.read_input(&a.data, &read_options(a)?, a.label_col.is_some())
 }
 
-fn spec_with_params(kind: &str, params: &[String]) -> Result<PipelineSpec> {
-    let mut spec = PipelineSpec::new(kind)?;
+/// The pipeline of `kind` with every `--param NAME=VALUE` (and the flags that stand for
+/// one, as `(name, value)` in `extra`), resolved together: their order does not matter.
+fn spec_with_params(
+    kind: &str,
+    params: &[String],
+    extra: &[(&str, String)],
+) -> Result<PipelineSpec> {
+    let mut pairs = Vec::new();
     for p in params {
         let (name, value) = p.split_once('=').ok_or_else(|| {
             Error::param("param", p, "expected NAME=VALUE, for example alpha=0.5")
         })?;
-        spec.set_param(name.trim(), value.trim())?;
+        pairs.push((name.to_string(), value.to_string()));
     }
+    pairs.extend(extra.iter().map(|(n, v)| (n.to_string(), v.clone())));
+    let mut spec = PipelineSpec::new(kind)?;
+    spec.set_params(&pairs)?;
     Ok(spec)
 }
 
@@ -75,13 +85,14 @@ fn load(path: &Path) -> Result<Pipeline> {
 
 pub fn train(a: TrainArgs) -> Result<String> {
     let mut out = String::new();
-    let mut spec = spec_with_params(&a.model, &a.params)?;
+    let mut extra = Vec::new();
     if let Some(m) = &a.multiclass {
-        spec.set_param("multiclass", m)?;
+        extra.push(("pipeline.multiclass", m.clone()));
     }
     if let Some(q) = a.poly {
-        spec.set_param("poly", &q.to_string())?;
+        extra.push(("pipeline.poly", q.to_string()));
     }
+    let spec = spec_with_params(&a.model, &a.params, &extra)?;
     let data = read_training(&a.data)?;
     let pipeline = {
         let _s = Step::start(&format!("training {}", a.model));
@@ -254,7 +265,7 @@ pub fn evaluate(a: EvaluateArgs) -> Result<String> {
 
 pub fn tune(a: TuneArgs) -> Result<String> {
     let mut out = String::new();
-    let spec = spec_with_params(&a.model, &a.params)?;
+    let spec = spec_with_params(&a.model, &a.params, &[])?;
     let grid = ParamGrid::parse(&a.grid)?;
     let data = read_training(&a.data)?;
     let validation = match a.valid_fraction {

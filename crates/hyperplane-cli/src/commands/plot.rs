@@ -439,7 +439,7 @@ fn boundary(a: BoundaryArgs) -> Result<String> {
 }
 
 fn learning_curve_plot(a: LearningCurveArgs) -> Result<String> {
-    let spec = spec_with_params(&a.model, &a.params)?;
+    let spec = spec_with_params(&a.model, &a.params, &[])?;
     let sizes = match (a.sizes.is_empty(), a.steps) {
         (false, _) => TrainSizes::Rows(a.sizes.clone()),
         (true, steps) => TrainSizes::Steps(steps.unwrap_or(8)),

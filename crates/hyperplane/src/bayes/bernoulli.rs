@@ -22,16 +22,13 @@ use crate::error::{Error, Result};
 
 naive_bayes_params! {
     /// Params of Bernoulli Naive Bayes.
-    ///
-    /// | name | default | meaning | valid range |
-    /// |---|---|---|---|
-    /// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
-    /// | `binarize` | `Some(0.0)` | `x_j = 1` when the value is `> binarize`; `None`: values are already 0/1 | finite (`>= 0` for sparse input), or `none` |
-    /// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
-    pub struct BernoulliNB {
-        pub alpha: f64 = 1.0,
-        pub binarize: Option<f64> = Some(0.0),
-        pub priors: Priors = Priors::Fitted,
+    pub struct BernoulliNB as "bernoulli-nb" {
+        /// Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood)
+        pub alpha: f64 = "1", non_negative;
+        /// `x_j = 1` when the value is `> binarize`; `none`: values are already 0/1
+        pub binarize: Option<f64> = "0", "finite (`>= 0` for sparse input), or `none`";
+        /// class prior, see [`Priors`]
+        pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }
 
@@ -84,7 +81,8 @@ mod tests {
     use super::*;
     use crate::bayes::properties::irbook;
     use crate::data::{CsrMatrix, Dataset, Features};
-    use crate::estimator::{Classifier, Fit, Params};
+    use crate::estimator::{Classifier, Fit};
+    use crate::param::Params;
     use ndarray::array;
 
     #[test]

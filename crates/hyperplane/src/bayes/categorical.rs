@@ -34,16 +34,13 @@ pub const MAX_CATEGORY: usize = 1 << 20;
 
 naive_bayes_params! {
     /// Params of categorical Naive Bayes.
-    ///
-    /// | name | default | meaning | valid range |
-    /// |---|---|---|---|
-    /// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
-    /// | `min_categories` | 0 | every feature has at least this many categories `k_j` | `0..=2^20` |
-    /// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
-    pub struct CategoricalNB {
-        pub alpha: f64 = 1.0,
-        pub min_categories: usize = 0,
-        pub priors: Priors = Priors::Fitted,
+    pub struct CategoricalNB as "categorical-nb" {
+        /// Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood)
+        pub alpha: f64 = "1", non_negative;
+        /// every feature has at least this many categories `k_j`
+        pub min_categories: usize = "0", "`0..=2^20`";
+        /// class prior, see [`Priors`]
+        pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }
 

@@ -24,16 +24,13 @@ use crate::error::Result;
 
 naive_bayes_params! {
     /// Params of complement Naive Bayes.
-    ///
-    /// | name | default | meaning | valid range |
-    /// |---|---|---|---|
-    /// | `alpha` | 1.0 | Lidstone smoothing strength of the complement counts | finite, `>= 0` |
-    /// | `norm` | false | normalise each class's weights to sum to 1 (Rennie et al.'s second step) | `true`, `false` |
-    /// | `priors` | `Fitted` | class prior, used only when training saw a single class | `fitted`, `uniform`, or one probability per class |
-    pub struct ComplementNB {
-        pub alpha: f64 = 1.0,
-        pub norm: bool = false,
-        pub priors: Priors = Priors::Fitted,
+    pub struct ComplementNB as "complement-nb" {
+        /// Lidstone smoothing strength of the complement counts
+        pub alpha: f64 = "1", non_negative;
+        /// normalise each class's weights to sum to 1 (Rennie et al.'s second step)
+        pub norm: bool = "false", bool;
+        /// class prior, used only when training saw a single class
+        pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }
 

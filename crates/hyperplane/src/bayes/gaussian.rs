@@ -29,14 +29,11 @@ use crate::with_rows;
 
 naive_bayes_params! {
     /// Params of Gaussian Naive Bayes.
-    ///
-    /// | name | default | meaning | valid range |
-    /// |---|---|---|---|
-    /// | `var_smoothing` | 1e-9 | added variance, as a fraction of the largest feature variance | finite, `> 0` |
-    /// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
-    pub struct GaussianNB {
-        pub var_smoothing: f64 = 1e-9,
-        pub priors: Priors = Priors::Fitted,
+    pub struct GaussianNB as "gaussian-nb" {
+        /// added variance, as a fraction of the largest feature variance
+        pub var_smoothing: f64 = "0.000000001", positive;
+        /// class prior, see [`Priors`]
+        pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }
 

@@ -105,7 +105,40 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Fit, Params};
+use crate::estimator::{Classifier, Fit, KindInfo};
+use crate::param::{Composite, Params};
+
+/// The Naive Bayes kinds, in the order of the [`NaiveBayes`] variants.
+pub const KINDS: &[KindInfo] = &[
+    KindInfo::classifier(
+        "bernoulli-nb",
+        FAMILY,
+        "multi-variate Bernoulli event model: each feature present or absent",
+    ),
+    KindInfo::classifier(
+        "multinomial-nb",
+        FAMILY,
+        "multinomial event model: counts of words or symbols",
+    ),
+    KindInfo::classifier(
+        "categorical-nb",
+        FAMILY,
+        "categorical features x_j in {1..k_j}; numeric columns binned (n_bins)",
+    )
+    .with_categorical_input(),
+    KindInfo::classifier(
+        "gaussian-nb",
+        FAMILY,
+        "a normal density per feature and class",
+    ),
+    KindInfo::classifier(
+        "complement-nb",
+        FAMILY,
+        "weights from the other classes' counts (Rennie et al.), for skewed text classes",
+    ),
+];
+
+const FAMILY: &str = "Naive Bayes";
 
 /// Any Naive Bayes learner, chosen by kind name (the CLI's `--model`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -133,14 +166,8 @@ macro_rules! each {
 
 impl NaiveBayes {
     /// The kind names, in the order of the variants.
-    pub fn kind_names() -> &'static [&'static str] {
-        &[
-            "bernoulli-nb",
-            "multinomial-nb",
-            "categorical-nb",
-            "gaussian-nb",
-            "complement-nb",
-        ]
+    pub fn kind_names() -> Vec<&'static str> {
+        KINDS.iter().map(|k| k.name).collect()
     }
 
     /// The learner of kind `kind` with default params.
@@ -178,15 +205,18 @@ impl NaiveBayes {
 }
 
 fn kind_of(index: usize) -> &'static str {
-    NaiveBayes::kind_names()[index]
+    KINDS[index].name
 }
 
-impl Params for NaiveBayes {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        each!(self, NaiveBayes, |p| p.set_param(name, value))
+impl Composite for NaiveBayes {
+    fn component(&self) -> String {
+        self.kind().to_string()
     }
-    fn param_values(&self) -> Vec<(String, String)> {
-        each!(self, NaiveBayes, |p| p.param_values())
+    fn parts(&self) -> Vec<&dyn Params> {
+        vec![each!(self, NaiveBayes, |p| p as &dyn Params)]
+    }
+    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
+        vec![each!(self, NaiveBayes, |p| p as &mut dyn Params)]
     }
 }
 
@@ -300,7 +330,7 @@ mod tests {
             &["a".into(), "b".into(), "a".into()],
         )
         .unwrap();
-        for &k in NaiveBayes::kind_names() {
+        for k in NaiveBayes::kind_names() {
             let nb = NaiveBayes::from_kind(k).unwrap();
             assert_eq!(nb.kind(), k);
             let m = nb.fit(&d).unwrap();

@@ -16,7 +16,7 @@ use crate::bayes::likelihood::{argmax_rows, JointLogLikelihood};
 use crate::bayes::prior::{ClassCounts, Priors};
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, Classifier, Fit};
+use crate::estimator::{Classifier, Fit};
 
 /// Sufficient statistics of a Naive Bayes learner: a sum over rows, so batches `update`
 /// them and parts `merge`.
@@ -182,84 +182,26 @@ impl<P: NaiveBayesParams> From<FittedNB<P>> for FittedNBRepr<P> {
     }
 }
 
-/// The text form of a parameter value (`set_param` / `param_values`).
-pub(crate) trait ParamText: Sized {
-    /// Parses `value` for the parameter `name`.
-    fn parse_text(name: &str, value: &str) -> Result<Self>;
-    /// The value as text.
-    fn to_text(&self) -> String;
-}
+crate::param::choice_value!(Priors);
 
-macro_rules! param_text_by_from_str {
-    ($($t:ty),*) => {$(
-        impl ParamText for $t {
-            fn parse_text(name: &str, value: &str) -> Result<Self> {
-                parse_param(name, value)
-            }
-            fn to_text(&self) -> String {
-                self.to_string()
-            }
-        }
-    )*};
-}
-param_text_by_from_str!(f64, usize, bool);
-
-impl ParamText for Priors {
-    fn parse_text(_: &str, value: &str) -> Result<Self> {
-        value.parse()
-    }
-    fn to_text(&self) -> String {
-        self.to_string()
-    }
-}
-
-/// `none`, or a number.
-impl ParamText for Option<f64> {
-    fn parse_text(name: &str, value: &str) -> Result<Self> {
-        match value.trim() {
-            "none" => Ok(None),
-            v => parse_param(name, v).map(Some),
-        }
-    }
-    fn to_text(&self) -> String {
-        self.map_or("none".into(), |t| t.to_string())
-    }
-}
-
-/// Declares a learner's params struct with its defaults, and derives from the field list
-/// its `Default`, one builder setter per field, `statistics` / `finish`, and [`Params`]
-/// (each field is a parameter of the same name, in text form by `ParamText`).
-///
-/// [`Params`]: crate::estimator::Params
+/// Declares a learner's params struct with its defaults (as text, with ranges and
+/// meanings: see [`params_struct!`](crate::params_struct)), plus `statistics` / `finish`.
 macro_rules! naive_bayes_params {
     (
         $(#[$meta:meta])*
-        pub struct $name:ident {
-            $(pub $field:ident: $ty:ty = $default:expr),* $(,)?
+        pub struct $name:ident as $kind:literal {
+            $($body:tt)*
         }
     ) => {
-        $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-        pub struct $name {
-            $(pub $field: $ty),*
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                $name {
-                    $($field: $default),*
-                }
+        $crate::params_struct! {
+            $(#[$meta])*
+            #[derive(::serde::Serialize, ::serde::Deserialize)]
+            pub struct $name as $kind {
+                $($body)*
             }
         }
 
         impl $name {
-            $(
-                #[doc = concat!("Sets `", stringify!($field), "`.")]
-                pub fn $field(mut self, $field: $ty) -> Self {
-                    self.$field = $field;
-                    self
-                }
-            )*
             /// Empty statistics for `n_features` features, to `update` batch by batch.
             pub fn statistics(
                 &self,
@@ -273,27 +215,6 @@ macro_rules! naive_bayes_params {
                 stats: <Self as $crate::bayes::NaiveBayesParams>::Stats,
             ) -> $crate::error::Result<$crate::bayes::FittedNB<Self>> {
                 $crate::bayes::FittedNB::from_statistics(self.clone(), stats)
-            }
-        }
-
-        impl $crate::estimator::Params for $name {
-            fn set_param(&mut self, name: &str, value: &str) -> $crate::error::Result<()> {
-                use $crate::bayes::model::ParamText;
-                match name {
-                    $(stringify!($field) => self.$field = ParamText::parse_text(name, value)?,)*
-                    _ => {
-                        return Err($crate::estimator::unknown_param(
-                            <Self as $crate::bayes::NaiveBayesParams>::NAME,
-                            name,
-                            &[$(stringify!($field)),*],
-                        ))
-                    }
-                }
-                Ok(())
-            }
-            fn param_values(&self) -> Vec<(String, String)> {
-                use $crate::bayes::model::ParamText;
-                vec![$((stringify!($field).into(), self.$field.to_text())),*]
             }
         }
     };

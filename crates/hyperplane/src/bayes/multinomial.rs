@@ -21,19 +21,16 @@ use crate::error::Result;
 naive_bayes_params! {
     /// Params of multinomial Naive Bayes.
     ///
-    /// | name | default | meaning | valid range |
-    /// |---|---|---|---|
-    /// | `alpha` | 1.0 | Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood) | finite, `>= 0` |
-    /// | `priors` | `Fitted` | class prior, see [`Priors`] | `fitted`, `uniform`, or one probability per class |
-    ///
     /// ```
     /// use hyperplane::bayes::MultinomialNB;
     /// let nb = MultinomialNB::default().alpha(0.5);
     /// assert_eq!(nb.alpha, 0.5);
     /// ```
-    pub struct MultinomialNB {
-        pub alpha: f64 = 1.0,
-        pub priors: Priors = Priors::Fitted,
+    pub struct MultinomialNB as "multinomial-nb" {
+        /// Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood)
+        pub alpha: f64 = "1", non_negative;
+        /// class prior, see [`Priors`]
+        pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }
 
@@ -80,7 +77,8 @@ mod tests {
     use super::*;
     use crate::bayes::properties::irbook;
     use crate::data::{CsrMatrix, Features, Label};
-    use crate::estimator::{Classifier, Fit, Params};
+    use crate::estimator::{Classifier, Fit};
+    use crate::param::Params;
     use ndarray::array;
 
     #[test]

@@ -7,7 +7,8 @@ use proptest::prelude::*;
 
 use super::{NaiveBayes, NaiveBayesModel};
 use crate::data::{CsrMatrix, Dataset, Features, Label};
-use crate::estimator::{Classifier, Fit, Params};
+use crate::estimator::{Classifier, Fit};
+use crate::param::Params;
 
 /// Small count matrices (values 0..4) with labels from 3 classes and integer weights.
 fn data() -> impl Strategy<Value = (Array2<f64>, Vec<i64>, Vec<u32>)> {

@@ -18,34 +18,49 @@
 //! is the same, and the rule above is its rule on our scale.
 
 use crate::error::{Error, Result};
-use crate::estimator::parse_param;
 use crate::linear::ClassWeight;
 use crate::optim::{Convergence, Evaluator, GradNorm, Objective, Settings, Solver};
+use crate::param::Params;
 
-/// How the weights are trained: the regularisation, the intercept, the class weights and
-/// the solver with its budget. Shared by [`LogisticRegression`](super::LogisticRegression)
-/// and [`SoftmaxRegression`](super::SoftmaxRegression).
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `c` | 1 | `C`: weight of the data term against `1/2 ||w||^2` (larger: less regularisation) | finite, `> 0` |
-/// | `fit_intercept` | `true` | learn an intercept `b`, not penalised | |
-/// | `class_weight` | `none` | per-class weights multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
-/// | `solver` | `newton` (logistic), `lbfgs` (softmax) | the optimiser, see [`Solver`] | `newton`, `newton-ls`, `lbfgs`, `gd`, `gd-armijo`; `sgd` for logistic regression only |
-/// | `tol` | 1e-4 | stopping tolerance (see the module doc) | finite, `> 0` |
-/// | `max_iter` | 1000 | iteration budget (`sgd`: epochs) | `>= 1` |
-/// | `step` | `auto` | `gd`: the fixed step; `gd-armijo`: the first trial step; `auto` is `1 / L` with `L` a bound on the curvature of `f` | `auto` or finite, `> 0` |
-/// | `init` | `zeros` | warm start: every parameter in the model's layout (weights, then intercepts) | `zeros` or comma-separated numbers |
-#[derive(Clone, Debug, PartialEq)]
-pub struct Training {
-    pub c: f64,
-    pub fit_intercept: bool,
-    pub class_weight: ClassWeight,
-    pub solver: Solver,
-    pub tol: f64,
-    pub max_iter: usize,
-    pub step: Option<f64>,
-    pub init: Option<Vec<f64>>,
+crate::params! {
+    /// How the weights are trained: the regularisation, the intercept, the class weights and
+    /// the solver with its budget. Shared by [`LogisticRegression`](super::LogisticRegression)
+    /// (default solver `newton`) and [`SoftmaxRegression`](super::SoftmaxRegression) (`lbfgs`).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Training {
+        pub c: f64,
+        pub fit_intercept: bool,
+        pub class_weight: ClassWeight,
+        pub solver: Solver,
+        pub tol: f64,
+        pub max_iter: usize,
+        pub step: Option<f64>,
+        pub init: Option<Vec<f64>>,
+    }
+    schema "training" {
+        /// `C`: weight of the data term against `1/2 ||w||^2` (larger: less regularisation)
+        c = "1", positive => c;
+        /// learn an intercept `b`, not penalised
+        fit_intercept = "true", bool => fit_intercept;
+        /// per-class weights multiplying the sample weights
+        class_weight = "none", "`none`, `balanced`, `LABEL:W,...`" => class_weight;
+        /// the optimiser, see [`Solver`]
+        solver = "newton", "`newton`, `newton-ls`, `lbfgs`, `gd`, `gd-armijo`; `sgd` for logistic regression only" => solver;
+        /// stopping tolerance (see the module doc)
+        tol = "0.0001", positive => tol;
+        /// iteration budget (`sgd`: epochs)
+        max_iter = "1000", at_least_1 => max_iter;
+        /// `gd`: the fixed step; `gd-armijo`: the first trial step; `auto` is `1 / L` with `L` a bound on the curvature of `f`
+        step = "auto", positive => step as Auto;
+        /// warm start: every parameter in the model's layout (weights, then intercepts)
+        init = "none", finite => init;
+    }
+}
+
+impl Default for Training {
+    fn default() -> Self {
+        Training::with_solver(Solver::Newton)
+    }
 }
 
 impl Training {
@@ -63,99 +78,9 @@ impl Training {
         }
     }
 
-    /// The parameter names.
-    pub const NAMES: [&'static str; 8] = [
-        "c",
-        "fit_intercept",
-        "class_weight",
-        "solver",
-        "tol",
-        "max_iter",
-        "step",
-        "init",
-    ];
-
-    /// Checks every value.
+    /// Checks every value against its range.
     pub fn validate(&self) -> Result<()> {
-        let positive = |name: &str, v: f64| {
-            if v.is_finite() && v > 0.0 {
-                Ok(())
-            } else {
-                Err(Error::param(name, v.to_string(), "must be finite and > 0"))
-            }
-        };
-        positive("c", self.c)?;
-        positive("tol", self.tol)?;
-        if let Some(step) = self.step {
-            positive("step", step)?;
-        }
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", "0", "must be >= 1"));
-        }
-        if let Some(init) = &self.init {
-            if let Some(v) = init.iter().find(|v| !v.is_finite()) {
-                return Err(Error::param("init", v.to_string(), "must be finite"));
-            }
-        }
-        Ok(())
-    }
-
-    /// Sets a shared parameter; `None` when `name` is not one of them.
-    pub fn set(&mut self, name: &str, value: &str) -> Option<Result<()>> {
-        let r = (|| {
-            match name {
-                "c" => self.c = parse_param(name, value)?,
-                "fit_intercept" => self.fit_intercept = parse_param(name, value)?,
-                "class_weight" => self.class_weight = parse_param(name, value)?,
-                "solver" => self.solver = parse_param(name, value)?,
-                "tol" => self.tol = parse_param(name, value)?,
-                "max_iter" => self.max_iter = parse_param(name, value)?,
-                "step" => {
-                    self.step = match value.trim() {
-                        "auto" => None,
-                        v => Some(parse_param(name, v)?),
-                    }
-                }
-                "init" => {
-                    self.init = match value.trim() {
-                        "zeros" | "" => None,
-                        v => Some(
-                            v.split(',')
-                                .map(|p| parse_param(name, p))
-                                .collect::<Result<_>>()?,
-                        ),
-                    }
-                }
-                _ => return Ok(false),
-            }
-            Ok(true)
-        })();
-        match r {
-            Ok(false) => None,
-            Ok(true) => Some(Ok(())),
-            Err(e) => Some(Err(e)),
-        }
-    }
-
-    /// Every shared parameter in text form.
-    pub fn values(&self) -> Vec<(String, String)> {
-        let init = self.init.as_ref().map_or("zeros".to_string(), |v| {
-            v.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
-        });
-        let step = self.step.map_or("auto".to_string(), |s| s.to_string());
-        [
-            ("c", self.c.to_string()),
-            ("fit_intercept", self.fit_intercept.to_string()),
-            ("class_weight", self.class_weight.to_string()),
-            ("solver", self.solver.name().to_string()),
-            ("tol", self.tol.to_string()),
-            ("max_iter", self.max_iter.to_string()),
-            ("step", step),
-            ("init", init),
-        ]
-        .into_iter()
-        .map(|(n, v)| (n.to_string(), v))
-        .collect()
+        self.check_params()
     }
 
     /// The starting point of a model with `dim` parameters: `init`, or zero.

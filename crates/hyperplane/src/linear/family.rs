@@ -4,13 +4,65 @@ use ndarray::ArrayView2;
 
 use crate::data::{Dataset, Features};
 use crate::error::{Error, Result};
-use crate::estimator::{Fit, Params};
+use crate::estimator::{Fit, KindInfo};
 use crate::optim::Solver;
+use crate::param::{Composite, Params};
 
 use super::{
     linear_regression_init, ClassWeight, LinearModel, LinearRegression, LinearRegressionClassifier,
     LinearRegressionModel, LogisticRegression, Perceptron, Pocket, Ridge, Sgd, SoftmaxRegression,
 };
+
+/// The linear classifier kinds.
+pub const CLASSIFIERS: &[KindInfo] = &[
+    KindInfo::binary(
+        Perceptron::KIND,
+        CLASSIFIER_FAMILY,
+        "the perceptron learning algorithm (PLA), cyclic or random order",
+    ),
+    KindInfo::binary(
+        Pocket::KIND,
+        CLASSIFIER_FAMILY,
+        "PLA keeping the weights of least in-sample error",
+    ),
+    KindInfo::binary(
+        Sgd::KIND,
+        CLASSIFIER_FAMILY,
+        "stochastic gradient descent on hinge, log, squared, modified Huber or perceptron loss",
+    ),
+    KindInfo::binary(
+        "logistic-regression",
+        CLASSIFIER_FAMILY,
+        "L2-regularised cross-entropy; Newton, L-BFGS, gradient descent or SGD",
+    ),
+    KindInfo::classifier(
+        "softmax-regression",
+        CLASSIFIER_FAMILY,
+        "multinomial logistic regression, native multiclass",
+    ),
+    KindInfo::binary(
+        LinearRegressionClassifier::KIND,
+        CLASSIFIER_FAMILY,
+        "linear regression on -1/+1 targets, sign of the score",
+    ),
+];
+
+/// The linear regressor kinds.
+pub const REGRESSORS: &[KindInfo] = &[
+    KindInfo::regressor(
+        "linear-regression",
+        REGRESSOR_FAMILY,
+        "least squares by QR and SVD (minimum norm, rank reported); LSQR on sparse input",
+    ),
+    KindInfo::regressor(
+        "ridge",
+        REGRESSOR_FAMILY,
+        "least squares with an L2 penalty alpha ||w||^2",
+    ),
+];
+
+const CLASSIFIER_FAMILY: &str = "linear classifiers";
+const REGRESSOR_FAMILY: &str = "regressors";
 
 /// The linear classifiers: PLA, pocket, SGD, logistic and softmax regression, and linear
 /// regression used as a classifier (`g(x) = sign(w_lin.x + b)`).
@@ -40,15 +92,8 @@ macro_rules! each {
 
 impl LinearClassifier {
     /// The kind names.
-    pub fn kind_names() -> &'static [&'static str] {
-        &[
-            Perceptron::KIND,
-            Pocket::KIND,
-            Sgd::KIND,
-            "logistic-regression",
-            "softmax-regression",
-            LinearRegressionClassifier::KIND,
-        ]
+    pub fn kind_names() -> Vec<&'static str> {
+        CLASSIFIERS.iter().map(|k| k.name).collect()
     }
 
     /// The learner of kind `kind` with default params.
@@ -72,9 +117,17 @@ impl LinearClassifier {
         })
     }
 
-    /// Whether the learner separates two classes only (all but softmax regression).
-    pub fn is_binary(&self) -> bool {
-        !matches!(self, LinearClassifier::Softmax(_))
+    /// This learner's kind name.
+    pub fn kind(&self) -> &'static str {
+        let index = match self {
+            LinearClassifier::Perceptron(_) => 0,
+            LinearClassifier::Pocket(_) => 1,
+            LinearClassifier::Sgd(_) => 2,
+            LinearClassifier::Logistic(_) => 3,
+            LinearClassifier::Softmax(_) => 4,
+            LinearClassifier::LeastSquares(_) => 5,
+        };
+        CLASSIFIERS[index].name
     }
 
     /// Whether the fitted weights depend on the order of the training rows (the
@@ -93,27 +146,19 @@ impl LinearClassifier {
     /// Starts PLA, pocket or logistic regression from the linear-regression weights of
     /// `data` (the courses' initialisation); other learners are returned unchanged.
     pub fn with_linear_regression_init(&self, data: &Dataset) -> Result<Self> {
-        let class_weight = |p: &dyn Params| -> Result<ClassWeight> {
-            let text = p
-                .param_values()
-                .into_iter()
-                .find(|(n, _)| n == "class_weight")
-                .map_or("none".to_string(), |(_, v)| v);
-            text.parse()
-                .map_err(|e: String| Error::param("class_weight", &text, e))
-        };
+        let class_weight = self.class_weight();
         let mut out = self.clone();
         match &mut out {
             LinearClassifier::Perceptron(p) => {
-                let (w, b) = linear_regression_init(data, &class_weight(p)?)?;
+                let (w, b) = linear_regression_init(data, &class_weight)?;
                 p.init_weights = Some(folded(w, b, p.fit_intercept));
             }
             LinearClassifier::Pocket(p) => {
-                let (w, b) = linear_regression_init(data, &class_weight(p)?)?;
+                let (w, b) = linear_regression_init(data, &class_weight)?;
                 p.init_weights = Some(folded(w, b, p.fit_intercept));
             }
             LinearClassifier::Logistic(p) => {
-                let (mut w, b) = linear_regression_init(data, &p.training.class_weight)?;
+                let (mut w, b) = linear_regression_init(data, &class_weight)?;
                 if p.training.fit_intercept || p.bias.is_some() {
                     w.push(b);
                 }
@@ -122,6 +167,30 @@ impl LinearClassifier {
             _ => {}
         }
         Ok(out)
+    }
+
+    /// The class weights of the learner.
+    pub fn class_weight(&self) -> ClassWeight {
+        self.clone().class_weight_slot_mut().clone()
+    }
+
+    /// The same learner with the class weights replaced (the pipeline applies them as row
+    /// weights once before a multiclass reduction).
+    pub fn with_class_weight(&self, class_weight: ClassWeight) -> Self {
+        let mut out = self.clone();
+        *out.class_weight_slot_mut() = class_weight;
+        out
+    }
+
+    fn class_weight_slot_mut(&mut self) -> &mut ClassWeight {
+        match self {
+            LinearClassifier::Perceptron(p) => &mut p.class_weight,
+            LinearClassifier::Pocket(p) => &mut p.class_weight,
+            LinearClassifier::Sgd(p) => &mut p.class_weight,
+            LinearClassifier::Logistic(p) => &mut p.training.class_weight,
+            LinearClassifier::Softmax(p) => &mut p.training.class_weight,
+            LinearClassifier::LeastSquares(p) => &mut p.class_weight,
+        }
     }
 }
 
@@ -134,12 +203,15 @@ fn folded(w: Vec<f64>, b: f64, fit_intercept: bool) -> Vec<f64> {
     }
 }
 
-impl Params for LinearClassifier {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        each!(self, |p| p.set_param(name, value))
+impl Composite for LinearClassifier {
+    fn component(&self) -> String {
+        self.kind().to_string()
     }
-    fn param_values(&self) -> Vec<(String, String)> {
-        each!(self, |p| p.param_values())
+    fn parts(&self) -> Vec<&dyn Params> {
+        vec![each!(self, |p| p as &dyn Params)]
+    }
+    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
+        vec![each!(self, |p| p as &mut dyn Params)]
     }
 }
 
@@ -159,8 +231,8 @@ pub enum LinearRegressor {
 
 impl LinearRegressor {
     /// The kind names.
-    pub fn kind_names() -> &'static [&'static str] {
-        &["linear-regression", "ridge"]
+    pub fn kind_names() -> Vec<&'static str> {
+        REGRESSORS.iter().map(|k| k.name).collect()
     }
 
     /// The learner of kind `kind` with default params.
@@ -176,6 +248,14 @@ impl LinearRegressor {
         }
     }
 
+    /// This learner's kind name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LinearRegressor::LeastSquares(_) => REGRESSORS[0].name,
+            LinearRegressor::Ridge(_) => REGRESSORS[1].name,
+        }
+    }
+
     /// Fits `y` (`n x outputs`) on `x` with optional sample weights.
     pub fn fit_xy(
         &self,
@@ -188,23 +268,22 @@ impl LinearRegressor {
             LinearRegressor::Ridge(p) => p.fit_xy(x, y, weights),
         }
     }
-
-    fn params(&self) -> &dyn Params {
-        match self {
-            LinearRegressor::LeastSquares(p) => p,
-            LinearRegressor::Ridge(p) => p,
-        }
-    }
 }
 
-impl Params for LinearRegressor {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match self {
-            LinearRegressor::LeastSquares(p) => p.set_param(name, value),
-            LinearRegressor::Ridge(p) => p.set_param(name, value),
-        }
+impl Composite for LinearRegressor {
+    fn component(&self) -> String {
+        self.kind().to_string()
     }
-    fn param_values(&self) -> Vec<(String, String)> {
-        self.params().param_values()
+    fn parts(&self) -> Vec<&dyn Params> {
+        vec![match self {
+            LinearRegressor::LeastSquares(p) => p as &dyn Params,
+            LinearRegressor::Ridge(p) => p,
+        }]
+    }
+    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
+        vec![match self {
+            LinearRegressor::LeastSquares(p) => p as &mut dyn Params,
+            LinearRegressor::Ridge(p) => p,
+        }]
     }
 }

@@ -28,51 +28,60 @@ use ndarray::{Array1, Array2};
 
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Fit, Params};
+use crate::estimator::Fit;
 use crate::linear::cross_entropy::Training;
 use crate::linear::sgd::{self, LearningRate, SgdProblem, SgdWeights, Stopping};
 use crate::linear::{row_weights, signed_targets, LinearModel, Link, Loss};
 use crate::numeric::log1pexp_sigmoid;
 use crate::optim::{norm2, Convergence, Evaluator, Objective, Solver};
+use crate::param::Params;
 use crate::with_rows;
 
 const NAME: &str = "logistic-regression";
 
-/// Params of binary logistic regression.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `bias` | `none` | LIBLINEAR's `-B`: append a feature of value `B` whose weight is penalised (replaces the free intercept; not with `solver=sgd`) | `none` or finite, `> 0` |
-/// | `learning_rate` | `optimal` | `solver=sgd`: the step schedule, `optimal` `1 / (alpha (t0 + t - 1))`, `constant` `eta0`, `invscaling` `eta0 / t^0.5` (`t` counts steps) | `optimal`, `constant`, `invscaling` |
-/// | `eta0` | 0.01 | `solver=sgd`: the step of `constant`, the first step of `invscaling` | finite, `> 0` |
-/// | `average` | `false` | `solver=sgd`: return the average of the iterates (ASGD) instead of the last one | bool |
-/// | `seed` | 0 | `solver=sgd`: seed of the row order of every epoch | any `u64` |
-/// | `n_iter_no_change` | 5 | `solver=sgd`: epochs in a row without an improvement of `tol` that stop the run (`>= max_iter`: run every epoch) | `>= 1` |
-///
-/// and the [`Training`] params (`c`, `fit_intercept`, `class_weight`, `solver` (default
-/// `newton`), `tol`, `max_iter`, `step`, `init`). `init` holds `d` weights, then the
-/// intercept weight when there is one.
-///
-/// With `solver=sgd` (see the module doc for the objective it minimises), `max_iter` is the
-/// number of epochs at most and `tol` the engine's stopping rule: the run stops after
-/// `n_iter_no_change` epochs in a row whose epoch objective (the mean loss at the visits
-/// plus the penalty, on the scale of the module doc) does not drop below the best by `tol`. The
-/// report's `iterations` are epochs; its `objective` and `grad_norm` are `f` and `‖∇f‖₂`
-/// at the returned weights, as for the other solvers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LogisticRegression {
-    pub training: Training,
-    pub bias: Option<f64>,
-    /// `solver=sgd`: the step schedule.
-    pub learning_rate: LearningRate,
-    /// `solver=sgd`: the step of `constant` and `invscaling`.
-    pub eta0: f64,
-    /// `solver=sgd`: average the iterates.
-    pub average: bool,
-    /// `solver=sgd`: seed of the row orders.
-    pub seed: u64,
-    /// `solver=sgd`: epochs without improvement that stop the run.
-    pub n_iter_no_change: usize,
+crate::params! {
+    /// Params of binary logistic regression: the ones below and the [`Training`] params
+    /// (solver `newton` by default). `init` holds `d` weights, then the intercept weight when
+    /// there is one.
+    ///
+    /// The parameters marked `solver=sgd` apply to that solver only; setting one with
+    /// another solver is an error at fit. With `solver=sgd` (see the module doc for the
+    /// objective it minimises), `max_iter` is the number of epochs at most and `tol` the
+    /// engine's stopping rule: the run stops after `n_iter_no_change` epochs in a row whose
+    /// epoch objective (the mean loss at the visits plus the penalty, on the scale of the
+    /// module doc) does not drop below the best by `tol`. The report's `iterations` are
+    /// epochs; its `objective` and `grad_norm` are `f` and `‖∇f‖₂` at the returned weights, as
+    /// for the other solvers.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LogisticRegression {
+        pub training: Training,
+        pub bias: Option<f64>,
+        /// `solver=sgd`: the step schedule.
+        pub learning_rate: LearningRate,
+        /// `solver=sgd`: the step of `constant` and `invscaling`.
+        pub eta0: f64,
+        /// `solver=sgd`: average the iterates.
+        pub average: bool,
+        /// `solver=sgd`: seed of the row orders.
+        pub seed: u64,
+        /// `solver=sgd`: epochs without improvement that stop the run.
+        pub n_iter_no_change: usize,
+    }
+    schema "logistic-regression" {
+        /// LIBLINEAR's `-B`: append a feature of value `B` whose weight is penalised (replaces the free intercept; not with `solver=sgd`)
+        bias = "none", positive => bias;
+        /// `solver=sgd`: the step schedule, `optimal` `1 / (alpha (t0 + t - 1))`, `constant` `eta0`, `invscaling` `eta0 / t^0.5` (`t` counts steps)
+        learning_rate = "optimal", "`optimal`, `constant`, `invscaling`" => learning_rate;
+        /// `solver=sgd`: the step of `constant`, the first step of `invscaling`
+        eta0 = "0.01", positive => eta0;
+        /// `solver=sgd`: return the average of the iterates (ASGD) instead of the last one
+        average = "false", bool => average;
+        /// `solver=sgd`: seed of the row order of every epoch
+        seed = "0", any => seed;
+        /// `solver=sgd`: epochs in a row without an improvement of `tol` that stop the run (`>= max_iter`: run every epoch)
+        n_iter_no_change = "5", at_least_1 => n_iter_no_change;
+        ..training: Training;
+    }
 }
 
 impl Default for LogisticRegression {
@@ -88,16 +97,6 @@ impl Default for LogisticRegression {
         }
     }
 }
-
-/// The names of the params beyond [`Training`]'s.
-const OWN_NAMES: [&str; 6] = [
-    "bias",
-    "learning_rate",
-    "eta0",
-    "average",
-    "seed",
-    "n_iter_no_change",
-];
 
 /// The exponent of `learning_rate=invscaling` with `solver=sgd` (scikit-learn's default).
 const SGD_POWER_T: f64 = 0.5;
@@ -188,6 +187,42 @@ impl LogisticRegression {
     pub fn n_iter_no_change(mut self, epochs: usize) -> Self {
         self.n_iter_no_change = epochs;
         self
+    }
+
+    /// Refuses the `solver=sgd` settings with another solver, rather than ignore them.
+    fn check_solver_settings(&self) -> Result<()> {
+        if self.training.solver == Solver::Sgd {
+            return Ok(());
+        }
+        let d = Self::default();
+        let changed = [
+            ("learning_rate", self.learning_rate != d.learning_rate),
+            ("eta0", self.eta0 != d.eta0),
+            ("average", self.average != d.average),
+            ("seed", self.seed != d.seed),
+            (
+                "n_iter_no_change",
+                self.n_iter_no_change != d.n_iter_no_change,
+            ),
+        ];
+        match changed.iter().find(|(_, changed)| *changed) {
+            None => Ok(()),
+            Some((name, _)) => {
+                let values = self.param_values();
+                let value = values
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map_or("?", |(_, v)| v);
+                Err(Error::param(
+                    name,
+                    value,
+                    format!(
+                        "applies to solver=sgd only, and this fit uses solver={}; set solver=sgd or leave {name} at its default",
+                        self.training.solver
+                    ),
+                ))
+            }
+        }
     }
 
     /// The smooth solvers (`newton`, `newton-ls`, `lbfgs`, `gd`, `gd-armijo`) on `f`; returns the
@@ -483,7 +518,8 @@ pub(crate) fn single_class_model(data: &Dataset, link: Link) -> Result<LinearMod
 impl Fit for LogisticRegression {
     type Model = LinearModel;
     fn fit(&self, data: &Dataset) -> Result<LinearModel> {
-        self.training.validate()?;
+        self.check_params()?;
+        self.check_solver_settings()?;
         let intercept = self.intercept()?;
         data.check_fit()?;
         let y = signed_targets(data, NAME)?;
@@ -520,46 +556,6 @@ impl Fit for LogisticRegression {
             Link::Logistic,
             convergence,
         )
-    }
-}
-
-impl Params for LogisticRegression {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        if let Some(r) = self.training.set(name, value) {
-            return r;
-        }
-        match name {
-            "bias" => {
-                self.bias = match value.trim() {
-                    "none" => None,
-                    v => Some(parse_param(name, v)?),
-                }
-            }
-            "learning_rate" => self.learning_rate = parse_param(name, value)?,
-            "eta0" => self.eta0 = parse_param(name, value)?,
-            "average" => self.average = parse_param(name, value)?,
-            "seed" => self.seed = parse_param(name, value)?,
-            "n_iter_no_change" => self.n_iter_no_change = parse_param(name, value)?,
-            _ => {
-                let mut names = Training::NAMES.to_vec();
-                names.extend(OWN_NAMES);
-                return Err(unknown_param(NAME, name, &names));
-            }
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        let mut v = self.training.values();
-        let bias = self.bias.map_or("none".to_string(), |b| b.to_string());
-        v.extend([
-            ("bias".into(), bias),
-            ("learning_rate".into(), self.learning_rate.to_string()),
-            ("eta0".into(), self.eta0.to_string()),
-            ("average".into(), self.average.to_string()),
-            ("seed".into(), self.seed.to_string()),
-            ("n_iter_no_change".into(), self.n_iter_no_change.to_string()),
-        ]);
-        v
     }
 }
 
@@ -771,18 +767,20 @@ mod tests {
         let zero = data.clone().with_weights(vec![0.0; 6]).unwrap();
         let e = sgd.fit(&zero).unwrap_err().to_string();
         assert!(e.contains("positive weight"), "{e}");
-        // the smooth solvers ignore the SGD params; init is honoured by SGD
+        // the smooth solvers refuse the SGD settings (naming the one set), rather than
+        // ignore them; init is honoured by SGD
         let newton = LogisticRegression::default().tol(1e-10).fit(&data).unwrap();
-        assert_eq!(
-            newton.coef(),
-            LogisticRegression::default()
-                .tol(1e-10)
-                .average(true)
-                .seed(3)
-                .fit(&data)
-                .unwrap()
-                .coef()
-        );
+        for refused in [
+            LogisticRegression::default().average(true),
+            LogisticRegression::default().seed(3),
+            LogisticRegression::default().eta0(0.5),
+            LogisticRegression::default().learning_rate(LearningRate::Constant),
+            LogisticRegression::default().n_iter_no_change(2),
+        ] {
+            let e = refused.fit(&data).unwrap_err().to_string();
+            assert!(e.contains("applies to solver=sgd only"), "{e}");
+            assert!(e.contains("solver=newton"), "{e}");
+        }
         let mut w: Vec<f64> = newton.coef().iter().copied().collect();
         w.push(newton.intercept()[0]);
         let warm = sgd.init(w).max_iter(1).fit(&data).unwrap();

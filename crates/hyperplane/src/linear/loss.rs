@@ -144,6 +144,14 @@ impl std::str::FromStr for Loss {
     }
 }
 
+impl std::fmt::Display for Loss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+crate::param::choice_value!(Loss);
+
 #[cfg(test)]
 mod tests {
     use super::*;

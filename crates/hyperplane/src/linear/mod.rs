@@ -26,7 +26,7 @@ mod softmax;
 /// The fitted-regressor trait, also at [`crate::Regressor`] (it lives in [`crate::estimator`]).
 pub use crate::estimator::Regressor;
 pub use cross_entropy::Training;
-pub use family::{LinearClassifier, LinearRegressor};
+pub use family::{LinearClassifier, LinearRegressor, CLASSIFIERS, REGRESSORS};
 pub use logistic::LogisticRegression;
 pub use loss::Loss;
 pub use margin::{margins, pla_check, Margins, PlaCheck};
@@ -115,6 +115,8 @@ impl std::fmt::Display for ClassWeight {
         }
     }
 }
+
+crate::param::choice_value!(ClassWeight);
 
 /// `sample_weight_n * class_weight_{y_n}` for every row; a class weight naming a label the
 /// data does not have is an error.

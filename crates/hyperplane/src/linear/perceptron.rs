@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, Fit};
+use crate::estimator::Fit;
 use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::rng::Rng;
@@ -68,125 +68,27 @@ impl std::fmt::Display for Order {
     }
 }
 
-/// The text form of a parameter value for `set_param` / `param_values`.
-pub(super) trait ParamValue: Sized {
-    fn parse_value(name: &str, value: &str) -> Result<Self>;
-    fn to_text(&self) -> String;
-}
+crate::param::choice_value!(Order);
 
-macro_rules! param_value_by_from_str {
-    ($($t:ty),*) => {$(
-        impl ParamValue for $t {
-            fn parse_value(name: &str, value: &str) -> Result<Self> {
-                parse_param(name, value)
-            }
-            fn to_text(&self) -> String {
-                self.to_string()
-            }
-        }
-    )*};
-}
-param_value_by_from_str!(
-    f64,
-    usize,
-    u64,
-    bool,
-    Order,
-    ClassWeight,
-    crate::linear::sgd::LearningRate
-);
-
-impl ParamValue for crate::linear::Loss {
-    fn parse_value(name: &str, value: &str) -> Result<Self> {
-        parse_param(name, value)
-    }
-    fn to_text(&self) -> String {
-        self.name().into()
-    }
-}
-
-/// `none`, or a number.
-impl ParamValue for Option<f64> {
-    fn parse_value(name: &str, value: &str) -> Result<Self> {
-        match value.trim() {
-            "none" => Ok(None),
-            v => parse_param(name, v).map(Some),
-        }
-    }
-    fn to_text(&self) -> String {
-        self.map_or("none".into(), |v| v.to_string())
-    }
-}
-
-/// `none`, or comma-separated numbers.
-impl ParamValue for Option<Vec<f64>> {
-    fn parse_value(name: &str, value: &str) -> Result<Self> {
-        match value.trim() {
-            "none" => Ok(None),
-            list => list
-                .split(',')
-                .map(|v| parse_param(name, v))
-                .collect::<Result<Vec<f64>>>()
-                .map(Some),
-        }
-    }
-    fn to_text(&self) -> String {
-        self.as_ref().map_or("none".into(), |w| {
-            w.iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-    }
-}
-
-/// Declares a linear learner's params struct with defaults; derives `Default`, one builder
-/// setter per field and [`Params`](crate::estimator::Params) (each field is a parameter of
-/// the same name).
+/// Declares a linear learner's params struct with its defaults (as text, with ranges and
+/// meanings: see [`params_struct!`](crate::params_struct)) and its kind name `KIND`.
 macro_rules! linear_params {
     (
         $(#[$meta:meta])*
         pub struct $name:ident as $kind:literal {
-            $(pub $field:ident: $ty:ty = $default:expr),* $(,)?
+            $($body:tt)*
         }
     ) => {
-        $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct $name {
-            $(pub $field: $ty),*
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                $name { $($field: $default),* }
+        $crate::params_struct! {
+            $(#[$meta])*
+            pub struct $name as $kind {
+                $($body)*
             }
         }
 
         impl $name {
             /// The model kind, as `--model` spells it.
             pub const KIND: &'static str = $kind;
-            $(
-                #[doc = concat!("Sets `", stringify!($field), "`.")]
-                pub fn $field(mut self, $field: $ty) -> Self {
-                    self.$field = $field;
-                    self
-                }
-            )*
-        }
-
-        impl $crate::estimator::Params for $name {
-            fn set_param(&mut self, name: &str, value: &str) -> $crate::error::Result<()> {
-                use $crate::linear::perceptron::ParamValue;
-                match name {
-                    $(stringify!($field) => self.$field = ParamValue::parse_value(name, value)?,)*
-                    _ => return Err($crate::estimator::unknown_param($kind, name, &[$(stringify!($field)),*])),
-                }
-                Ok(())
-            }
-            fn param_values(&self) -> Vec<(String, String)> {
-                use $crate::linear::perceptron::ParamValue;
-                vec![$((stringify!($field).into(), self.$field.to_text())),*]
-            }
         }
     };
 }
@@ -195,29 +97,26 @@ pub(super) use linear_params;
 linear_params! {
     /// Params of the perceptron learning algorithm.
     ///
-    /// | name | default | meaning | valid range |
-    /// |---|---|---|---|
-    /// | `order` | `cyclic` | row order of each pass | `cyclic`, `random` |
-    /// | `max_updates` | 100000 | update budget | `>= 0` |
-    /// | `max_epochs` | 1000 | pass budget | `>= 1` |
-    /// | `eta` | 1.0 | learning rate of each update | finite, `> 0` |
-    /// | `seed` | 0 | seed of the `random` order | any |
-    /// | `fit_intercept` | true | fold in `x_0 = 1` and learn `b = w_0` | bool |
-    /// | `class_weight` | `none` | per-class weight multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
-    /// | `init_weights` | `none` | initial `(w_0 = b, w_1, ..., w_d)` (`(w_1..w_d)` without an intercept); the pipeline passes linear regression's here | `none`, or `d + 1` (`d`) finite numbers |
-    ///
     /// Either budget stops a walk that does not converge; the defaults are far above what
     /// separable course data needs (`R^2 / rho^2` is usually in the hundreds) and bound a
     /// non-separable run to about `100000 * nnz / N` multiply-adds of updates plus the passes.
     pub struct Perceptron as "perceptron" {
-        pub order: Order = Order::Cyclic,
-        pub max_updates: usize = 100_000,
-        pub max_epochs: usize = 1_000,
-        pub eta: f64 = 1.0,
-        pub seed: u64 = 0,
-        pub fit_intercept: bool = true,
-        pub class_weight: ClassWeight = ClassWeight::Uniform,
-        pub init_weights: Option<Vec<f64>> = None,
+        /// row order of each pass
+        pub order: Order = "cyclic", "`cyclic`, `random`";
+        /// update budget
+        pub max_updates: usize = "100000", "`>= 0`";
+        /// pass budget
+        pub max_epochs: usize = "1000", at_least_1;
+        /// learning rate of each update
+        pub eta: f64 = "1", positive;
+        /// seed of the `random` order
+        pub seed: u64 = "0", any;
+        /// fold in `x_0 = 1` and learn `b = w_0`
+        pub fit_intercept: bool = "true", bool;
+        /// per-class weight multiplying the sample weights
+        pub class_weight: ClassWeight = "none", "`none`, `balanced`, `LABEL:W,...`";
+        /// initial `(w_0 = b, w_1, ..., w_d)` (`(w_1..w_d)` without an intercept); the pipeline passes linear regression's here
+        pub init_weights: Option<Vec<f64>> = "none", "`none`, or `d + 1` (`d`) finite numbers";
     }
 }
 
@@ -613,7 +512,8 @@ pub fn pla_update_bound(
 pub(super) mod tests {
     use super::*;
     use crate::data::{CsrMatrix, Label};
-    use crate::estimator::{Classifier, Params};
+    use crate::estimator::Classifier;
+    use crate::param::Params;
     use ndarray::array;
     use proptest::prelude::*;
 

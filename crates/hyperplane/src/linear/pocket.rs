@@ -30,24 +30,21 @@ use crate::with_rows;
 linear_params! {
     /// Params of the pocket algorithm.
     ///
-    /// | name | default | meaning | valid range |
-    /// |---|---|---|---|
-    /// | `max_updates` | 1000 | PLA updates (each followed by an `O(nnz)` check of `E_in`) | `>= 0` |
-    /// | `eta` | 1.0 | learning rate of each update | finite, `> 0` |
-    /// | `seed` | 0 | seed of the random visiting order | any |
-    /// | `fit_intercept` | true | fold in `x_0 = 1` and learn `b = w_0` | bool |
-    /// | `class_weight` | `none` | per-class weight multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
-    /// | `init_weights` | `none` | initial `(w_0 = b, w_1, ..., w_d)` (`(w_1..w_d)` without an intercept); the pipeline passes linear regression's here | `none`, or `d + 1` (`d`) finite numbers |
-    ///
     /// 1000 updates is ten to twenty times the budgets of the courses' pocket exercises
     /// (50 and 100 updates) and keeps a fit at 1000 passes of `E_in`.
     pub struct Pocket as "pocket" {
-        pub max_updates: usize = 1_000,
-        pub eta: f64 = 1.0,
-        pub seed: u64 = 0,
-        pub fit_intercept: bool = true,
-        pub class_weight: ClassWeight = ClassWeight::Uniform,
-        pub init_weights: Option<Vec<f64>> = None,
+        /// PLA updates (each followed by an `O(nnz)` check of `E_in`)
+        pub max_updates: usize = "1000", "`>= 0`";
+        /// learning rate of each update
+        pub eta: f64 = "1", positive;
+        /// seed of the random visiting order
+        pub seed: u64 = "0", any;
+        /// fold in `x_0 = 1` and learn `b = w_0`
+        pub fit_intercept: bool = "true", bool;
+        /// per-class weight multiplying the sample weights
+        pub class_weight: ClassWeight = "none", "`none`, `balanced`, `LABEL:W,...`";
+        /// initial `(w_0 = b, w_1, ..., w_d)` (`(w_1..w_d)` without an intercept); the pipeline passes linear regression's here
+        pub init_weights: Option<Vec<f64>> = "none", "`none`, or `d + 1` (`d`) finite numbers";
     }
 }
 
@@ -100,9 +97,10 @@ impl Fit for Pocket {
 mod tests {
     use super::*;
     use crate::data::{Features, Label};
-    use crate::estimator::{Classifier, Params};
+    use crate::estimator::Classifier;
     use crate::linear::perceptron::tests::separable;
     use crate::linear::Perceptron;
+    use crate::param::Params;
     use ndarray::Array2;
     use proptest::prelude::*;
 

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Fit, Params, Regressor};
+use crate::estimator::{Fit, Regressor};
 use crate::linalg::{min_norm_lstsq, solve_upper, tall_r, Matrix, RowQr, Svd};
 use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
@@ -70,64 +70,40 @@ impl std::fmt::Display for LstsqMethod {
     }
 }
 
-/// Ordinary least squares, `w = X^+ y` (kind `linear-regression`).
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `fit_intercept` | `true` | fit `b` (centre `X` and `y` by their weighted means) | `true`, `false` |
-/// | `method` | `svd` | dense solver after the QR: `svd` or `qr` (column-pivoted) | `svd`, `qr` |
-/// | `rcond` | `auto` | singular values below `rcond * s_max` count as zero; `auto` is `eps * max(n, p)` as `numpy.linalg.lstsq` | `auto` or `>= 0` |
-/// | `tol` | `1e-10` | LSQR stopping tolerance (sparse input) | `> 0` |
-/// | `max_iter` | `auto` | LSQR iteration budget (sparse input); `auto` is `2 p + 100` | `auto` or `>= 1` |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LinearRegression {
-    pub fit_intercept: bool,
-    pub method: LstsqMethod,
-    pub rcond: Option<f64>,
-    pub tol: f64,
-    pub max_iter: Option<usize>,
-}
+crate::param::choice_value!(LstsqMethod);
 
-impl Default for LinearRegression {
-    fn default() -> Self {
-        LinearRegression {
-            fit_intercept: true,
-            method: LstsqMethod::Svd,
-            rcond: None,
-            tol: 1e-10,
-            max_iter: None,
-        }
+crate::params_struct! {
+    /// Ordinary least squares, `w = X^+ y` (kind `linear-regression`).
+    #[derive(Serialize, Deserialize)]
+    pub struct LinearRegression as "linear-regression" {
+        /// fit `b` (centre `X` and `y` by their weighted means)
+        pub fit_intercept: bool = "true", bool;
+        /// dense solver after the QR: `svd` or `qr` (column-pivoted)
+        pub method: LstsqMethod = "svd", "`svd`, `qr`";
+        /// singular values below `rcond * s_max` count as zero; `auto` is `eps * max(n, p)` as `numpy.linalg.lstsq`
+        pub rcond: Option<f64> = "auto", "`auto` or finite, `>= 0`" as Auto;
+        /// LSQR stopping tolerance (sparse input)
+        pub tol: f64 = "0.0000000001", positive;
+        /// LSQR iteration budget (sparse input); `auto` is `2 p + 100`
+        pub max_iter: Option<usize> = "auto", "`auto` or `>= 1`" as Auto;
     }
 }
 
-/// Ridge regression, `w = argmin sum_n c_n (y_n - w.x_n - b)^2 + alpha ||w||^2`
-/// (kind `ridge`); the intercept `b` is not penalised.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `alpha` | `1` | L2 penalty strength | `>= 0` |
-/// | `fit_intercept` | `true` | fit the unpenalised `b` | `true`, `false` |
-/// | `method` | `svd` | dense solver: `svd` (shrinkage `s / (s^2 + alpha)`) or `qr` (augmented least squares) | `svd`, `qr` |
-/// | `tol` | `1e-10` | damped-LSQR stopping tolerance (sparse input) | `> 0` |
-/// | `max_iter` | `auto` | damped-LSQR iteration budget (sparse input); `auto` is `2 p + 100` | `auto` or `>= 1` |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Ridge {
-    pub alpha: f64,
-    pub fit_intercept: bool,
-    pub method: LstsqMethod,
-    pub tol: f64,
-    pub max_iter: Option<usize>,
-}
-
-impl Default for Ridge {
-    fn default() -> Self {
-        Ridge {
-            alpha: 1.0,
-            fit_intercept: true,
-            method: LstsqMethod::Svd,
-            tol: 1e-10,
-            max_iter: None,
-        }
+crate::params_struct! {
+    /// Ridge regression, `w = argmin sum_n c_n (y_n - w.x_n - b)^2 + alpha ||w||^2`
+    /// (kind `ridge`); the intercept `b` is not penalised.
+    #[derive(Serialize, Deserialize)]
+    pub struct Ridge as "ridge" {
+        /// L2 penalty strength
+        pub alpha: f64 = "1", non_negative;
+        /// fit the unpenalised `b`
+        pub fit_intercept: bool = "true", bool;
+        /// dense solver: `svd` (shrinkage `s / (s^2 + alpha)`) or `qr` (augmented least squares)
+        pub method: LstsqMethod = "svd", "`svd`, `qr`";
+        /// damped-LSQR stopping tolerance (sparse input)
+        pub tol: f64 = "0.0000000001", positive;
+        /// damped-LSQR iteration budget (sparse input); `auto` is `2 p + 100`
+        pub max_iter: Option<usize> = "auto", "`auto` or `>= 1`" as Auto;
     }
 }
 
@@ -201,31 +177,6 @@ impl LinearRegression {
     pub fn new() -> Self {
         Self::default()
     }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, on: bool) -> Self {
-        self.fit_intercept = on;
-        self
-    }
-    /// Sets `method`.
-    pub fn method(mut self, method: LstsqMethod) -> Self {
-        self.method = method;
-        self
-    }
-    /// Sets `rcond` (`None`: `eps * max(n, p)`).
-    pub fn rcond(mut self, rcond: Option<f64>) -> Self {
-        self.rcond = rcond;
-        self
-    }
-    /// Sets the LSQR `tol`.
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
-    }
-    /// Sets the LSQR `max_iter` (`None`: `2 p + 100`).
-    pub fn max_iter(mut self, max_iter: Option<usize>) -> Self {
-        self.max_iter = max_iter;
-        self
-    }
 
     /// Fits `y` (`n x outputs`) on `x` with optional sample weights.
     pub fn fit_xy(
@@ -278,27 +229,28 @@ impl LinearRegression {
     }
 }
 
-/// Linear regression used as a binary classifier (kind `linear-regression-classifier`):
-///
-/// ```text
-/// (w, b) = argmin sum_n c_n (y_n - w.x_n - b)^2,   y_n in {-1, +1},   g(x) = sign(w.x + b)
-/// c_n = sample_weight_n * class_weight_{y_n}
-/// ```
-///
-/// (minimum norm when the minimiser is not unique). An integer class weight `k` is the same
-/// fit as `k` copies of every row of that class: the courses' cost-sensitive
-/// classification by copying examples.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `class_weight` | `none` | per-class weight multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
-///
-/// and the [`LinearRegression`] params (`fit_intercept`, `method`, `rcond`, `tol`,
-/// `max_iter`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LinearRegressionClassifier {
-    pub regression: LinearRegression,
-    pub class_weight: ClassWeight,
+crate::params! {
+    /// Linear regression used as a binary classifier (kind `linear-regression-classifier`):
+    ///
+    /// ```text
+    /// (w, b) = argmin sum_n c_n (y_n - w.x_n - b)^2,   y_n in {-1, +1},   g(x) = sign(w.x + b)
+    /// c_n = sample_weight_n * class_weight_{y_n}
+    /// ```
+    ///
+    /// (minimum norm when the minimiser is not unique). An integer class weight `k` is the same
+    /// fit as `k` copies of every row of that class: the courses' cost-sensitive
+    /// classification by copying examples.
+    ///
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct LinearRegressionClassifier {
+        pub regression: LinearRegression,
+        pub class_weight: ClassWeight,
+    }
+    schema "linear-regression-classifier" {
+        /// per-class weight multiplying the sample weights
+        class_weight = "none", "`none`, `balanced`, `LABEL:W,...`" => class_weight;
+        ..regression: LinearRegression;
+    }
 }
 
 impl LinearRegressionClassifier {
@@ -325,28 +277,6 @@ impl Fit for LinearRegressionClassifier {
     }
 }
 
-impl Params for LinearRegressionClassifier {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "class_weight" => self.class_weight = parse_param(name, value)?,
-            _ if LINEAR_REGRESSION_PARAMS.contains(&name) => {
-                self.regression.set_param(name, value)?
-            }
-            _ => {
-                let mut names = LINEAR_REGRESSION_PARAMS.to_vec();
-                names.push("class_weight");
-                return Err(unknown_param(Self::KIND, name, &names));
-            }
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        let mut values = self.regression.param_values();
-        values.push(("class_weight".into(), self.class_weight.to_string()));
-        values
-    }
-}
-
 /// The linear-regression weights `(w, b)` of a binary data set (targets in {-1, +1},
 /// sample and class weights honoured): the course's starting point for PLA, pocket and
 /// logistic regression.
@@ -362,31 +292,6 @@ impl Ridge {
     /// The default params.
     pub fn new() -> Self {
         Self::default()
-    }
-    /// Sets `alpha`.
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.alpha = alpha;
-        self
-    }
-    /// Sets `fit_intercept`.
-    pub fn fit_intercept(mut self, on: bool) -> Self {
-        self.fit_intercept = on;
-        self
-    }
-    /// Sets `method`.
-    pub fn method(mut self, method: LstsqMethod) -> Self {
-        self.method = method;
-        self
-    }
-    /// Sets the LSQR `tol`.
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
-    }
-    /// Sets the LSQR `max_iter` (`None`: `2 p + 100`).
-    pub fn max_iter(mut self, max_iter: Option<usize>) -> Self {
-        self.max_iter = max_iter;
-        self
     }
 
     /// Fits `y` (`n x outputs`) on `x` with optional sample weights.
@@ -412,87 +317,6 @@ impl Ridge {
             max_iter: self.max_iter,
         }
         .fit(x, y, weights)
-    }
-}
-
-const LINEAR_REGRESSION_PARAMS: [&str; 5] = ["fit_intercept", "method", "rcond", "tol", "max_iter"];
-const RIDGE_PARAMS: [&str; 5] = ["alpha", "fit_intercept", "method", "tol", "max_iter"];
-
-/// Parses `auto` as `None`, anything else as a `T`.
-fn parse_auto<T: std::str::FromStr>(name: &str, value: &str) -> Result<Option<T>>
-where
-    T::Err: std::fmt::Display,
-{
-    if value.trim() == "auto" {
-        Ok(None)
-    } else {
-        parse_param(name, value).map(Some)
-    }
-}
-
-fn auto_text<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map_or("auto".into(), T::to_string)
-}
-
-impl Params for LinearRegression {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "fit_intercept" => self.fit_intercept = parse_param(name, value)?,
-            "method" => self.method = parse_param(name, value)?,
-            "rcond" => self.rcond = parse_auto(name, value)?,
-            "tol" => self.tol = parse_param(name, value)?,
-            "max_iter" => self.max_iter = parse_auto(name, value)?,
-            _ => {
-                return Err(unknown_param(
-                    "linear-regression",
-                    name,
-                    &LINEAR_REGRESSION_PARAMS,
-                ))
-            }
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        let values = [
-            self.fit_intercept.to_string(),
-            self.method.to_string(),
-            auto_text(&self.rcond),
-            self.tol.to_string(),
-            auto_text(&self.max_iter),
-        ];
-        LINEAR_REGRESSION_PARAMS
-            .iter()
-            .map(|n| n.to_string())
-            .zip(values)
-            .collect()
-    }
-}
-
-impl Params for Ridge {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "alpha" => self.alpha = parse_param(name, value)?,
-            "fit_intercept" => self.fit_intercept = parse_param(name, value)?,
-            "method" => self.method = parse_param(name, value)?,
-            "tol" => self.tol = parse_param(name, value)?,
-            "max_iter" => self.max_iter = parse_auto(name, value)?,
-            _ => return Err(unknown_param("ridge", name, &RIDGE_PARAMS)),
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        let values = [
-            self.alpha.to_string(),
-            self.fit_intercept.to_string(),
-            self.method.to_string(),
-            self.tol.to_string(),
-            auto_text(&self.max_iter),
-        ];
-        RIDGE_PARAMS
-            .iter()
-            .map(|n| n.to_string())
-            .zip(values)
-            .collect()
     }
 }
 

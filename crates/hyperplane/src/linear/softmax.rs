@@ -18,7 +18,7 @@ use ndarray::{Array1, Array2};
 
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{unknown_param, Fit, Params};
+use crate::estimator::Fit;
 use crate::linear::cross_entropy::Training;
 use crate::linear::logistic::{class_counts, single_class_model, training_setters};
 use crate::linear::{row_weights, LinearModel, Link};
@@ -27,13 +27,17 @@ use crate::with_rows;
 
 const NAME: &str = "softmax-regression";
 
-/// Params of softmax regression: the [`Training`] params (`c`, `fit_intercept`,
-/// `class_weight`, `solver` (default `lbfgs`; `sgd` is refused), `tol`, `max_iter`, `step`,
-/// `init`). `init`
-/// holds the `K x d` weights row by row, then the `K` intercepts when `fit_intercept`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SoftmaxRegression {
-    pub training: Training,
+crate::params! {
+    /// Params of softmax regression: the [`Training`] params, with `solver` `lbfgs` by
+    /// default (`sgd` is refused). `init` holds the `K x d` weights row by row, then the `K`
+    /// intercepts when `fit_intercept`.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SoftmaxRegression {
+        pub training: Training,
+    }
+    schema "softmax-regression" {
+        ..training: Training;
+    }
 }
 
 impl Default for SoftmaxRegression {
@@ -270,23 +274,13 @@ impl Fit for SoftmaxRegression {
     }
 }
 
-impl Params for SoftmaxRegression {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        self.training
-            .set(name, value)
-            .unwrap_or_else(|| Err(unknown_param(NAME, name, &Training::NAMES)))
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        self.training.values()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::data::{Features, Label};
     use crate::estimator::Classifier;
     use crate::optim::Evaluator;
+    use crate::param::Params;
     use ndarray::array;
 
     fn toy() -> Dataset {

@@ -50,6 +50,8 @@ impl std::fmt::Display for Strategy {
     }
 }
 
+crate::param::choice_value!(Strategy);
+
 /// Column 1 of a two-column score matrix, or the only column of a one-class model (whose
 /// confidence in the sub-problem's second class is then 0 or 1 by which class it saw).
 fn positive_column(scores: &ndarray::Array2<f64>) -> Vec<f64> {

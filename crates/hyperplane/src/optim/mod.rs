@@ -183,6 +183,14 @@ impl std::str::FromStr for Solver {
     }
 }
 
+impl std::fmt::Display for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+crate::param::choice_value!(Solver);
+
 /// Which norm of the gradient the stopping rule bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GradNorm {

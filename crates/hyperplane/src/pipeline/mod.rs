@@ -29,30 +29,76 @@ mod tune;
 
 pub use evaluate::{Evaluation, RegressionEvaluation};
 pub use fitted::{InputStage, LinearSummary, Pipeline, RegressionSummary, Summary};
-pub use spec::PipelineSpec;
+pub use spec::{Init, PipelineOptions, PipelineSpec, Scaling, VectorizerKind};
 pub use tune::{Tuning, Validation};
 
-use crate::bayes::{NaiveBayes, NaiveBayesModel};
+use crate::bayes::{self, NaiveBayes, NaiveBayesModel};
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Fit, Params, Regressor};
+use crate::estimator::{Classifier, Fit, KindInfo, Regressor, Task};
 use crate::linear::{
     row_weights, ClassWeight, LinearClassifier, LinearModel, LinearRegressionModel, LinearRegressor,
 };
 use crate::multiclass::{OneVsOne, OneVsRest, Strategy};
+use crate::param::{Composite, Params};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
+/// A family of model kinds: its kinds, declared beside its code, and how the pipeline
+/// makes a learner of one of them.
+struct Family {
+    kinds: &'static [KindInfo],
+    learner: fn(&str) -> Result<Learner>,
+}
+
+/// The registry: every family, one line each. `kinds`, the CLI's lists and help, `inspect`,
+/// the conformance suite and the README's kind table read it.
+const FAMILIES: [Family; 3] = [
+    Family {
+        kinds: bayes::KINDS,
+        learner: |k| Ok(Learner::NaiveBayes(NaiveBayes::from_kind(k)?)),
+    },
+    Family {
+        kinds: crate::linear::CLASSIFIERS,
+        learner: |k| Ok(Learner::Linear(LinearClassifier::from_kind(k)?)),
+    },
+    Family {
+        kinds: crate::linear::REGRESSORS,
+        learner: |k| Ok(Learner::Regression(LinearRegressor::from_kind(k)?)),
+    },
+];
+
+/// Every model kind, family by family.
+pub fn registry() -> impl Iterator<Item = &'static KindInfo> {
+    FAMILIES.iter().flat_map(|f| f.kinds.iter())
+}
+
+/// The registry entry of a kind; an unknown name lists the kinds.
+pub fn kind_info(kind: &str) -> Result<&'static KindInfo> {
+    registry().find(|k| k.name == kind).ok_or_else(|| {
+        let names: Vec<&str> = registry().map(|k| k.name).collect();
+        Error::param(
+            "model",
+            kind,
+            format!("unknown model kind; choose one of {}", names.join(", ")),
+        )
+    })
+}
+
 /// The regression kinds (real-valued targets).
 pub fn regressor_kinds() -> Vec<&'static str> {
-    LinearRegressor::kind_names().to_vec()
+    registry()
+        .filter(|k| k.task == Task::Regressor)
+        .map(|k| k.name)
+        .collect()
 }
 
 /// Every classifier kind the pipeline can train (see [`regressor_kinds`] for the rest).
 pub fn kinds() -> Vec<&'static str> {
-    let mut k = NaiveBayes::kind_names().to_vec();
-    k.extend(LinearClassifier::kind_names());
-    k
+    registry()
+        .filter(|k| k.task == Task::Classifier)
+        .map(|k| k.name)
+        .collect()
 }
 
 /// The params of a learner of any family.
@@ -66,48 +112,33 @@ pub enum Learner {
 impl Learner {
     /// The default params of a model kind.
     pub fn from_kind(kind: &str) -> Result<Self> {
-        if NaiveBayes::kind_names().contains(&kind) {
-            return Ok(Learner::NaiveBayes(NaiveBayes::from_kind(kind)?));
-        }
-        if LinearClassifier::kind_names().contains(&kind) {
-            return Ok(Learner::Linear(LinearClassifier::from_kind(kind)?));
-        }
-        if LinearRegressor::kind_names().contains(&kind) {
-            return Ok(Learner::Regression(LinearRegressor::from_kind(kind)?));
-        }
-        Err(Error::param(
-            "model",
-            kind,
-            format!(
-                "unknown model kind; choose one of {}",
-                [kinds(), regressor_kinds()].concat().join(", ")
-            ),
-        ))
-    }
-
-    fn params(&mut self) -> &mut dyn Params {
-        match self {
-            Learner::NaiveBayes(p) => p,
-            Learner::Linear(p) => p,
-            Learner::Regression(p) => p,
+        let family = FAMILIES
+            .iter()
+            .find(|f| f.kinds.iter().any(|k| k.name == kind));
+        match family {
+            Some(f) => (f.learner)(kind),
+            None => Err(kind_info(kind)
+                .err()
+                .unwrap_or_else(|| Error::data(format!("{kind} is registered without a family")))),
         }
     }
 
-    fn param_values(&self) -> Vec<(String, String)> {
-        match self {
-            Learner::NaiveBayes(p) => p.param_values(),
-            Learner::Linear(p) => p.param_values(),
-            Learner::Regression(p) => p.param_values(),
-        }
+    /// The registry entry of the learner's kind.
+    pub fn info(&self) -> &'static KindInfo {
+        let kind = match self {
+            Learner::NaiveBayes(p) => p.kind(),
+            Learner::Linear(p) => p.kind(),
+            Learner::Regression(p) => p.kind(),
+        };
+        registry()
+            .find(|k| k.name == kind)
+            .expect("every learner is made from a registered kind")
     }
 
     /// Whether the learner separates two classes only, so that more classes go through a
     /// one-vs-all or one-vs-one reduction.
     fn is_binary(&self) -> bool {
-        match self {
-            Learner::NaiveBayes(_) | Learner::Regression(_) => false,
-            Learner::Linear(p) => p.is_binary(),
-        }
+        self.info().binary
     }
 
     fn fit_native(&self, data: &Dataset) -> Result<Model> {
@@ -123,7 +154,7 @@ impl Learner {
 
     /// Whether the learner predicts real numbers rather than classes.
     pub fn is_regressor(&self) -> bool {
-        matches!(self, Learner::Regression(_))
+        self.info().task == Task::Regressor
     }
 
     /// Fits a regressor on real-valued targets `y` (`n x outputs`).
@@ -182,17 +213,11 @@ impl Learner {
         }
         let mut sub = self.clone();
         let mut data = data.clone();
-        if let Some((_, cw)) = self
-            .param_values()
-            .into_iter()
-            .find(|(n, _)| n == "class_weight")
-        {
-            let cw: ClassWeight = cw
-                .parse()
-                .map_err(|e: String| Error::param("class_weight", &cw, e))?;
+        if let Learner::Linear(p) = self {
+            let cw = p.class_weight();
             if cw != ClassWeight::Uniform {
                 data = data.clone().with_weights(row_weights(&data, &cw)?)?;
-                sub.params().set_param("class_weight", "none")?;
+                sub = Learner::Linear(p.with_class_weight(ClassWeight::Uniform));
             }
         }
         let fit = |d: &Dataset| fit_binary(&sub, d);
@@ -200,6 +225,26 @@ impl Learner {
             Strategy::Ova => Model::OneVsRest(OneVsRest::fit(&data, fit)?),
             Strategy::Ovo => Model::OneVsOne(OneVsOne::fit(&data, fit)?),
         })
+    }
+}
+
+impl Composite for Learner {
+    fn component(&self) -> String {
+        self.info().name.to_string()
+    }
+    fn parts(&self) -> Vec<&dyn Params> {
+        vec![match self {
+            Learner::NaiveBayes(p) => p as &dyn Params,
+            Learner::Linear(p) => p,
+            Learner::Regression(p) => p,
+        }]
+    }
+    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
+        vec![match self {
+            Learner::NaiveBayes(p) => p as &mut dyn Params,
+            Learner::Linear(p) => p,
+            Learner::Regression(p) => p,
+        }]
     }
 }
 

@@ -1,8 +1,19 @@
 //! [`PipelineSpec`]: a model kind with its parameters, and fitting it on raw input.
+//!
+//! A pipeline has five components, each with its own parameter schema: `model` (the
+//! learner), `vectorizer` (text input), `discretizer` (numeric columns binned for
+//! categorical models), `encoder` (CSV tables) and `pipeline` (the vectorizer kind,
+//! scaling, `Phi_Q`, the multiclass reduction, the initialisation). A parameter is named
+//! `component.name`, or by its bare name when one component has it; a bare name two
+//! components share is an error listing both spellings. Settings are kept as given and
+//! resolved together, so their order never matters: `vectorizer=tfidf` makes `norm` a
+//! vectorizer parameter whether it comes before or after.
 
 use crate::data::{Dataset, Features, Label, LabelledInput, RawInput};
 use crate::error::{Error, Result};
-use crate::estimator::Params;
+use crate::estimator::{KindInfo, Task};
+use crate::multiclass::Strategy;
+use crate::param::{ParamSpec, Params};
 use crate::text::{DocumentFiles, Documents, HashingVectorizer, Vectorizer};
 use crate::transform::{
     CategoricalEncoding, FittedTransform, KBinsDiscretizer, PolynomialFeatures, TabularEncoder,
@@ -10,185 +21,407 @@ use crate::transform::{
 };
 use ndarray::Array2;
 
-use super::{FitOptions, InputStage, Learner, Model, Pipeline};
+use super::{kind_info, FitOptions, InputStage, Learner, Model, Pipeline};
 
-/// How to turn a scaler name into a transform.
-fn scaler(name: &str) -> Result<Option<Transform>> {
-    match name {
-        "none" => Ok(None),
-        "standard" | "minmax" => Ok(Some(Transform::from_name(name)?)),
-        _ => Err(Error::param(
-            "scale",
+crate::choice_enum! {
+    /// The text vectorizer of a pipeline.
+    pub enum VectorizerKind {
+        /// Token presence or counts, over a learned vocabulary.
+        #[default]
+        Count = "count",
+        /// Counts re-weighted by tf-idf.
+        Tfidf = "tfidf",
+        /// Hashed counts, no vocabulary.
+        Hashing = "hashing",
+    }
+}
+
+crate::choice_enum! {
+    /// How the features are scaled after the other transforms.
+    pub enum Scaling {
+        #[default]
+        None = "none",
+        /// `(x - mean) / std`.
+        Standard = "standard",
+        /// Onto `[0, 1]`.
+        MinMax = "minmax",
+    }
+}
+
+crate::choice_enum! {
+    /// Where PLA, pocket and logistic regression start.
+    pub enum Init {
+        /// `w = 0`.
+        #[default]
+        Zero = "zero",
+        /// Linear regression's weights (the courses' initialisation).
+        Linreg = "linreg",
+    }
+}
+
+crate::params! {
+    /// The pipeline's own settings (component `pipeline`).
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct PipelineOptions {
+        pub vectorizer: VectorizerKind,
+        pub scale: Scaling,
+        pub multiclass: Strategy,
+        pub init: Init,
+        pub poly: Option<usize>,
+    }
+    schema "pipeline" {
+        /// the text vectorizer: a vocabulary of token presence or counts, tf-idf, or hashed counts
+        vectorizer = "count", "`count`, `tfidf`, `hashing`" => vectorizer;
+        /// scale the features after the other transforms
+        scale = "none", "`none`, `standard`, `minmax`" => scale;
+        /// how a binary learner meets more than two classes: one-vs-all or one-vs-one
+        multiclass = "ova", "`ova`, `ovo`" => multiclass;
+        /// start PLA, pocket or logistic regression from linear regression's weights
+        init = "zero", "`zero`, `linreg`" => init;
+        /// the degree `Q` of the polynomial transform `Phi_Q` applied before the model
+        poly = "none", "`none` or `>= 1`" => poly;
+    }
+}
+
+/// The text vectorizer of a kind, with the pipeline default of token presence rather than
+/// counts for `count` and `hashing`: on e-mail it is clearly more accurate for every Naive
+/// Bayes kind (BENCHMARKS.md); `binary=false` restores counts.
+fn vectorizer(kind: VectorizerKind) -> Vectorizer {
+    match kind {
+        VectorizerKind::Count => {
+            Vectorizer::Count(crate::text::CountVectorizer::new().binary(true))
+        }
+        VectorizerKind::Tfidf => Vectorizer::tfidf(),
+        VectorizerKind::Hashing => Vectorizer::Hashing(HashingVectorizer::new().binary(true)),
+    }
+}
+
+/// The components of a pipeline, in the order bare names are listed.
+const COMPONENTS: [&str; 5] = ["model", "vectorizer", "discretizer", "encoder", "pipeline"];
+
+/// Old spellings that still work.
+const ALIASES: [(&str, &str); 1] = [("bin_strategy", "discretizer.strategy")];
+
+/// Parameters of a component that the pipeline sets itself.
+fn hidden(component: &str, name: &str) -> bool {
+    component == "discretizer" && name == "columns"
+}
+
+/// A component's error about its parameter `bare`, naming it as the user wrote it.
+fn named_as_given(e: Error, bare: &str, given: &str) -> Error {
+    match e {
+        Error::InvalidParameter {
             name,
-            "choose one of standard, minmax, none",
-        )),
+            value,
+            reason,
+        } if name == bare => Error::InvalidParameter {
+            name: given.to_string(),
+            value,
+            reason,
+        },
+        other => other,
+    }
+}
+
+/// Every component of a pipeline with its typed params.
+#[derive(Clone, Debug)]
+struct Components {
+    learner: Learner,
+    vectorizer: Vectorizer,
+    discretizer: KBinsDiscretizer,
+    encoder: TabularEncoder,
+    pipeline: PipelineOptions,
+}
+
+/// Where a parameter name leads.
+enum Place {
+    /// Component and bare name.
+    Found(usize, String),
+    /// Not settable with the current settings, but maybe with others (a parameter of
+    /// another vectorizer kind; a bare name two components share): the error to report
+    /// once every setting is known.
+    Deferred(Error),
+}
+
+impl Components {
+    fn get(&self, c: usize) -> &dyn Params {
+        match c {
+            0 => &self.learner,
+            1 => &self.vectorizer,
+            2 => &self.discretizer,
+            3 => &self.encoder,
+            _ => &self.pipeline,
+        }
+    }
+
+    fn get_mut(&mut self, c: usize) -> &mut dyn Params {
+        match c {
+            0 => &mut self.learner,
+            1 => &mut self.vectorizer,
+            2 => &mut self.discretizer,
+            3 => &mut self.encoder,
+            _ => &mut self.pipeline,
+        }
+    }
+
+    /// Whether component `c` has parameter `name` (hidden ones excluded).
+    fn has(&self, c: usize, name: &str) -> bool {
+        !hidden(COMPONENTS[c], name) && self.get(c).has_param(name)
+    }
+
+    /// The vectorizer kinds other than the current one that have `name`.
+    fn other_vectorizers_with(&self, name: &str) -> Vec<VectorizerKind> {
+        [
+            VectorizerKind::Count,
+            VectorizerKind::Tfidf,
+            VectorizerKind::Hashing,
+        ]
+        .into_iter()
+        .filter(|&k| k != self.pipeline.vectorizer && vectorizer(k).has_param(name))
+        .collect()
+    }
+
+    fn locate(&self, kind: &str, given: &str, value: &str) -> Result<Place> {
+        let name = ALIASES
+            .iter()
+            .find(|(old, _)| *old == given)
+            .map_or(given, |(_, new)| new);
+        let elsewhere = |name: &str| -> Option<Error> {
+            let kinds = self.other_vectorizers_with(name);
+            let k = kinds.first()?;
+            Some(Error::param(
+                given,
+                value,
+                format!("is a parameter of the {k} vectorizer, and this pipeline's is {}; set vectorizer={k}", self.pipeline.vectorizer),
+            ))
+        };
+        if let Some((component, bare)) = name.split_once('.') {
+            let Some(c) = COMPONENTS.iter().position(|&n| n == component) else {
+                return Err(Error::param(
+                    given,
+                    value,
+                    format!(
+                        "unknown component `{component}`; the components are {}",
+                        COMPONENTS.join(", ")
+                    ),
+                ));
+            };
+            if self.has(c, bare) {
+                return Ok(Place::Found(c, bare.to_string()));
+            }
+            if c == 1 {
+                if let Some(e) = elsewhere(bare) {
+                    return Ok(Place::Deferred(e));
+                }
+            }
+            let names: Vec<&str> = self
+                .get(c)
+                .schema()
+                .iter()
+                .map(|p| p.name)
+                .filter(|n| !hidden(component, n))
+                .collect();
+            return Err(Error::param(
+                given,
+                value,
+                format!(
+                    "the {component} of {kind} has no such parameter; its parameters: {}",
+                    names.join(", ")
+                ),
+            ));
+        }
+        let owners: Vec<usize> = (0..COMPONENTS.len())
+            .filter(|&c| self.has(c, name))
+            .collect();
+        match owners[..] {
+            [c] => Ok(Place::Found(c, name.to_string())),
+            [] => match elsewhere(name) {
+                Some(e) => Ok(Place::Deferred(e)),
+                None => Err(Error::param(
+                    given,
+                    value,
+                    format!(
+                        "no such parameter for {kind}; valid names: {}",
+                        self.names().join(", ")
+                    ),
+                )),
+            },
+            _ => {
+                let spellings: Vec<String> = owners
+                    .iter()
+                    .map(|&c| format!("{}.{name}={value}", COMPONENTS[c]))
+                    .collect();
+                let owners: Vec<&str> = owners.iter().map(|&c| COMPONENTS[c]).collect();
+                Ok(Place::Deferred(Error::param(
+                    given,
+                    value,
+                    format!(
+                        "`{name}` is a parameter of both the {}; write {}",
+                        owners.join(" and the "),
+                        spellings.join(" or ")
+                    ),
+                )))
+            }
+        }
+    }
+
+    /// Every parameter as the command line takes it (bare when one component has it),
+    /// with its component and schema; `default` is its value in this pipeline (the
+    /// pipeline's default unless set).
+    fn parameters(&self) -> Vec<(String, &'static str, ParamSpec)> {
+        let mut out = Vec::new();
+        for (c, component) in COMPONENTS.iter().enumerate() {
+            let values = self.get(c).param_values();
+            for mut p in self.get(c).schema() {
+                if hidden(component, p.name) {
+                    continue;
+                }
+                if let Some((_, v)) = values.iter().find(|(n, _)| n == p.name) {
+                    p.default = v.clone();
+                }
+                let shared = (0..COMPONENTS.len())
+                    .filter(|&o| self.has(o, p.name))
+                    .count()
+                    > 1;
+                let name = if shared {
+                    format!("{component}.{}", p.name)
+                } else {
+                    p.name.to_string()
+                };
+                out.push((name, *component, p));
+            }
+        }
+        out
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.parameters().into_iter().map(|(n, _, _)| n).collect();
+        names.sort();
+        names
     }
 }
 
 /// A model kind with its parameters, ready to fit on raw input.
 #[derive(Clone, Debug)]
 pub struct PipelineSpec {
-    kind: String,
-    pub(super) learner: Learner,
-    vectorizer: Vectorizer,
-    discretizer: KBinsDiscretizer,
-    scale: String,
-    /// Multiclass reduction and initialisation.
-    options: FitOptions,
-    /// The degree `Q` of the polynomial transform `Phi_Q`, when one is applied.
-    poly: Option<usize>,
-    /// Vectorizer settings the user made, re-applied when the vectorizer kind changes.
-    vectorizer_settings: Vec<(String, String)>,
-}
-
-const PIPELINE_PARAMS: &[&str] = &[
-    "vectorizer",
-    "n_bins",
-    "bin_strategy",
-    "scale",
-    "multiclass",
-    "init",
-    "poly",
-];
-
-/// The text vectorizer of a kind (`count`, `tfidf`, `hashing`), with the pipeline default
-/// of token presence rather than counts: on e-mail it is clearly more accurate for every
-/// Naive Bayes kind (BENCHMARKS.md); `binary=false` restores counts.
-fn vectorizer(kind: &str) -> Result<Vectorizer> {
-    let mut v = match kind {
-        "count" => Vectorizer::default(),
-        "tfidf" => Vectorizer::tfidf(),
-        "hashing" => Vectorizer::Hashing(HashingVectorizer::default()),
-        _ => {
-            return Err(Error::param(
-                "vectorizer",
-                kind,
-                "choose one of count, tfidf, hashing",
-            ))
-        }
-    };
-    if kind != "tfidf" {
-        v.set_param("binary", "true")?;
-    }
-    Ok(v)
+    info: &'static KindInfo,
+    /// The settings as given, in order; resolved together (see the module doc).
+    settings: Vec<(String, String)>,
 }
 
 impl PipelineSpec {
     /// The default pipeline for a model kind (see the module table).
     pub fn new(kind: &str) -> Result<Self> {
-        let learner = Learner::from_kind(kind)?;
         Ok(PipelineSpec {
-            kind: kind.to_string(),
-            learner,
-            vectorizer: vectorizer("count")?,
-            discretizer: KBinsDiscretizer::default(),
-            scale: "none".into(),
-            options: FitOptions::default(),
-            poly: None,
-            vectorizer_settings: Vec::new(),
+            info: kind_info(kind)?,
+            settings: Vec::new(),
         })
     }
 
     /// Whether the model predicts real numbers (a regressor) rather than classes.
     pub fn is_regressor(&self) -> bool {
-        self.learner.is_regressor()
+        self.info.task == Task::Regressor
     }
 
     /// The model kind.
     pub fn kind(&self) -> &str {
-        &self.kind
+        self.info.name
     }
 
-    /// Sets a parameter of the model, the vectorizer or the pipeline, by name.
+    /// The registry entry of the model kind.
+    pub fn info(&self) -> &'static KindInfo {
+        self.info
+    }
+
+    /// Sets a parameter of any component, by `component.name` or bare name. A bad value or
+    /// a name no component has is an error at once; a name that depends on other settings
+    /// (a bare name two components share, a parameter of another vectorizer kind) is
+    /// checked by [`PipelineSpec::check`] and at fit, when every setting is known.
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        let in_learner = self.learner.param_values().iter().any(|(n, _)| n == name);
-        let in_vectorizer = self
-            .vectorizer
-            .param_values()
-            .iter()
-            .any(|(n, _)| n == name);
-        if in_learner {
-            self.learner.params().set_param(name, value)?;
-        } else if in_vectorizer {
-            self.vectorizer.set_param(name, value)?;
-            self.vectorizer_settings
-                .push((name.to_string(), value.to_string()));
-        } else {
-            match name {
-                "vectorizer" => {
-                    let mut v = vectorizer(value)?;
-                    for (n, val) in &self.vectorizer_settings {
-                        v.set_param(n, val)?;
-                    }
-                    self.vectorizer = v;
-                }
-                "n_bins" => self.discretizer.set_param("n_bins", value)?,
-                "bin_strategy" => self.discretizer.set_param("strategy", value)?,
-                "scale" => {
-                    scaler(value)?;
-                    self.scale = value.to_string();
-                }
-                "multiclass" => {
-                    self.options.multiclass = value
-                        .parse()
-                        .map_err(|e: String| Error::param(name, value, e))?;
-                }
-                "init" => {
-                    self.options.linear_regression_init = match value.trim() {
-                        "linreg" | "linear-regression" => true,
-                        "zero" | "zeros" | "none" => false,
-                        _ => {
-                            return Err(Error::param(
-                                name,
-                                value,
-                                "choose zero (the default) or linreg (start from linear regression's weights)",
-                            ))
-                        }
-                    };
-                }
-                "poly" => {
-                    self.poly = match value.trim() {
-                        "none" | "0" => None,
-                        q => Some(crate::estimator::parse_param::<usize>(name, q)?),
-                    };
-                }
-                _ => {
-                    let mut valid: Vec<String> = self.param_names();
-                    valid.sort();
-                    return Err(Error::param(
-                        name,
-                        value,
-                        format!(
-                            "no such parameter for {}; valid names: {}",
-                            self.kind,
-                            valid.join(", ")
-                        ),
-                    ));
-                }
-            }
+        self.settings
+            .push((name.trim().to_string(), value.trim().to_string()));
+        if let Err(e) = self.components(false) {
+            self.settings.pop();
+            return Err(e);
         }
         Ok(())
     }
 
-    fn param_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .learner
-            .param_values()
-            .into_iter()
-            .map(|(n, _)| n)
-            .collect();
-        names.extend(self.vectorizer.param_values().into_iter().map(|(n, _)| n));
-        names.extend(PIPELINE_PARAMS.iter().map(|s| s.to_string()));
-        names
+    /// Sets several parameters; their order does not matter. Checks them all.
+    pub fn set_params<S: AsRef<str>>(&mut self, params: &[(S, S)]) -> Result<()> {
+        let before = self.settings.len();
+        self.settings.extend(
+            params
+                .iter()
+                .map(|(n, v)| (n.as_ref().trim().to_string(), v.as_ref().trim().to_string())),
+        );
+        if let Err(e) = self.check() {
+            self.settings.truncate(before);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Checks every setting: names, values and ranges.
+    pub fn check(&self) -> Result<()> {
+        self.components(true).map(|_| ())
+    }
+
+    /// The components with every setting applied; with `strict`, deferred names are errors
+    /// and every value is range-checked.
+    fn components(&self, strict: bool) -> Result<Components> {
+        let mut pipeline = PipelineOptions::default();
+        for (name, value) in &self.settings {
+            if name == "vectorizer" || name == "pipeline.vectorizer" {
+                pipeline.set_param("vectorizer", value)?;
+            }
+        }
+        let mut c = Components {
+            learner: Learner::from_kind(self.info.name)?,
+            vectorizer: vectorizer(pipeline.vectorizer),
+            discretizer: KBinsDiscretizer::default(),
+            encoder: TabularEncoder {
+                categorical: if self.info.categorical_input {
+                    CategoricalEncoding::Ordinal
+                } else {
+                    CategoricalEncoding::OneHot
+                },
+            },
+            pipeline,
+        };
+        for (name, value) in &self.settings {
+            match c.locate(self.info.name, name, value)? {
+                Place::Found(component, bare) => c
+                    .get_mut(component)
+                    .set_param(&bare, value)
+                    .map_err(|e| named_as_given(e, &bare, name))?,
+                Place::Deferred(e) if strict => return Err(e),
+                Place::Deferred(_) => {}
+            }
+        }
+        if strict {
+            for i in 0..COMPONENTS.len() {
+                c.get(i).check_params()?;
+            }
+        }
+        Ok(c)
+    }
+
+    /// Every parameter of this pipeline as `--param` takes it (bare when unambiguous,
+    /// else `component.name`), with its component and schema, at the current settings
+    /// (the vectorizer's are those of the chosen vectorizer kind).
+    pub fn parameters(&self) -> Result<Vec<(String, &'static str, ParamSpec)>> {
+        Ok(self.components(false)?.parameters())
     }
 
     /// The model's parameters with their values.
-    pub fn param_values(&self) -> Vec<(String, String)> {
-        self.learner.param_values()
+    pub fn param_values(&self) -> Result<Vec<(String, String)>> {
+        Ok(self.components(true)?.learner.param_values())
     }
 
     /// Fits on every row of `data` (which must be labelled).
     pub fn fit(&self, data: &LabelledInput) -> Result<Pipeline> {
+        let c = self.components(true)?;
         let labels = data.require_labels("training needs one label per row")?;
         if data.input.n_rows() == 0 {
             return Err(Error::data(format!(
@@ -196,20 +429,24 @@ impl PipelineSpec {
                 data.source.display()
             )));
         }
-        let (input, x) = self.fit_input(&data.input)?;
-        let (transforms, x) = self.fit_transforms(&input, x)?;
-        let model = if self.learner.is_regressor() {
+        let (input, x) = c.fit_input(&data.input)?;
+        let (transforms, x) = c.fit_transforms(self.info, &input, x)?;
+        let options = FitOptions {
+            multiclass: c.pipeline.multiclass,
+            linear_regression_init: c.pipeline.init == Init::Linreg,
+        };
+        let model = if self.is_regressor() {
             let y = regression_targets(labels)?;
             x.check_fit_input()?;
-            self.learner.fit_regression(&x, y.view(), None)?
+            c.learner.fit_regression(&x, y.view(), None)?
         } else {
             let dataset = Dataset::new(x, labels)?;
-            self.learner.fit_with(&dataset, &self.options)?
+            c.learner.fit_with(&dataset, &options)?
         };
         let mut preprocessing = Vec::new();
         if let InputStage::Text(_) = input {
-            preprocessing.push(("vectorizer".to_string(), self.vectorizer.kind().to_string()));
-            preprocessing.extend(self.vectorizer.param_values());
+            preprocessing.push(("vectorizer".to_string(), c.pipeline.vectorizer.to_string()));
+            preprocessing.extend(c.vectorizer.param_values());
         }
         if transforms
             .iter()
@@ -217,27 +454,27 @@ impl PipelineSpec {
         {
             // Which columns are binned is shown by the fitted transform itself.
             preprocessing.extend(
-                self.discretizer
+                c.discretizer
                     .param_values()
                     .into_iter()
-                    .filter(|(n, _)| n != "columns"),
+                    .filter(|(n, _)| !hidden("discretizer", n)),
             );
         }
-        if let Some(q) = self.poly {
+        if let Some(q) = c.pipeline.poly {
             preprocessing.push(("poly".into(), q.to_string()));
         }
-        if self.scale != "none" {
-            preprocessing.push(("scale".into(), self.scale.clone()));
+        if c.pipeline.scale != Scaling::None {
+            preprocessing.push(("scale".into(), c.pipeline.scale.to_string()));
         }
-        if self.options.linear_regression_init {
+        if options.linear_regression_init {
             preprocessing.push(("init".into(), "linreg".into()));
         }
         if matches!(model, Model::OneVsRest(_) | Model::OneVsOne(_)) {
-            preprocessing.push(("multiclass".into(), self.options.multiclass.to_string()));
+            preprocessing.push(("multiclass".into(), c.pipeline.multiclass.to_string()));
         }
         Ok(Pipeline {
-            kind: self.kind.clone(),
-            params: self.learner.param_values(),
+            kind: self.info.name.to_string(),
+            params: c.learner.param_values(),
             preprocessing,
             input,
             transforms,
@@ -245,7 +482,9 @@ impl PipelineSpec {
             n_train: labels.len(),
         })
     }
+}
 
+impl Components {
     /// The text input stage: documents in memory or files are fitted alike.
     fn fit_text<S: Documents + ?Sized>(&self, docs: &S) -> Result<(InputStage, Features)> {
         let (v, x) = self.vectorizer.fit_transform(docs)?;
@@ -257,15 +496,7 @@ impl PipelineSpec {
             RawInput::Text(docs) => self.fit_text(docs.as_slice()),
             RawInput::Files(files) => self.fit_text(&DocumentFiles(files)),
             RawInput::Table(table) => {
-                let encoding = if self.kind == "categorical-nb" {
-                    CategoricalEncoding::Ordinal
-                } else {
-                    CategoricalEncoding::OneHot
-                };
-                let enc = TabularEncoder {
-                    categorical: encoding,
-                }
-                .fit(table)?;
+                let enc = self.encoder.fit(table)?;
                 let x = enc.transform(table)?;
                 Ok((InputStage::Table(enc), x))
             }
@@ -280,11 +511,12 @@ impl PipelineSpec {
 
     fn fit_transforms(
         &self,
+        info: &KindInfo,
         input: &InputStage,
         mut x: Features,
     ) -> Result<(Vec<FittedTransform>, Features)> {
         let mut specs = Vec::new();
-        if self.kind == "categorical-nb" {
+        if info.categorical_input {
             let columns = match input {
                 InputStage::Table(enc) => enc.numeric_features(),
                 InputStage::Matrix { .. } => non_integer_columns(&x),
@@ -296,14 +528,16 @@ impl PipelineSpec {
                 specs.push(Transform::Discretize(d));
             }
         }
-        if let Some(q) = self.poly {
+        if let Some(q) = self.pipeline.poly {
             specs.push(Transform::Poly(PolynomialFeatures {
                 degree: q,
                 ..PolynomialFeatures::default()
             }));
         }
-        if let Some(s) = scaler(&self.scale)? {
-            specs.push(s);
+        match self.pipeline.scale {
+            Scaling::None => {}
+            Scaling::Standard => specs.push(Transform::from_name("standard")?),
+            Scaling::MinMax => specs.push(Transform::from_name("minmax")?),
         }
         let mut fitted = Vec::new();
         for spec in specs {
@@ -357,4 +591,199 @@ fn non_integer_columns(x: &Features) -> Vec<usize> {
         .filter(|(_, &c)| c)
         .map(|(j, _)| j)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::param::check_schema;
+    use crate::text::{CountVectorizer, TfidfTransformer, Tokenizer};
+    use crate::transform::{MinMaxScaler, StandardScaler};
+
+    fn mail() -> LabelledInput {
+        let docs = [
+            ("spam", "cheap pills buy now"),
+            ("ham", "meeting notes attached"),
+            ("spam", "buy cheap watches now now"),
+            ("ham", "notes from the meeting"),
+        ];
+        LabelledInput {
+            input: RawInput::Text(docs.iter().map(|d| d.1.to_string()).collect()),
+            labels: Some(docs.iter().map(|d| Label::from(d.0)).collect()),
+            source: "inline".into(),
+        }
+    }
+
+    fn spec(kind: &str, params: &[(&str, &str)]) -> Result<PipelineSpec> {
+        let mut s = PipelineSpec::new(kind)?;
+        s.set_params(params)?;
+        Ok(s)
+    }
+
+    #[test]
+    fn every_component_declares_a_consistent_schema() {
+        for k in super::super::registry() {
+            check_schema(k.name, || Learner::from_kind(k.name).unwrap()).unwrap();
+        }
+        check_schema("count", || Vectorizer::Count(CountVectorizer::default())).unwrap();
+        check_schema("tfidf", Vectorizer::tfidf).unwrap();
+        check_schema("hashing", || {
+            Vectorizer::Hashing(HashingVectorizer::default())
+        })
+        .unwrap();
+        check_schema("tokenizer", Tokenizer::default).unwrap();
+        check_schema("tfidf transformer", TfidfTransformer::default).unwrap();
+        check_schema("discretizer", KBinsDiscretizer::default).unwrap();
+        check_schema("encoder", TabularEncoder::default).unwrap();
+        check_schema("pipeline", PipelineOptions::default).unwrap();
+        check_schema("standard", StandardScaler::default).unwrap();
+        check_schema("minmax", MinMaxScaler::default).unwrap();
+        check_schema("poly", PolynomialFeatures::default).unwrap();
+    }
+
+    #[test]
+    fn a_bare_name_two_components_share_is_an_error_in_either_order() {
+        // complement-nb has `norm`, and so has the tf-idf vectorizer
+        for order in [
+            [("vectorizer", "tfidf"), ("norm", "l1")],
+            [("norm", "l1"), ("vectorizer", "tfidf")],
+        ] {
+            let e = spec("complement-nb", &order).unwrap_err().to_string();
+            assert!(
+                e.contains("both the model and the vectorizer")
+                    && e.contains("model.norm=l1 or vectorizer.norm=l1"),
+                "{e}"
+            );
+        }
+        let fitted = spec(
+            "complement-nb",
+            &[
+                ("vectorizer.norm", "l1"),
+                ("model.norm", "true"),
+                ("vectorizer", "tfidf"),
+            ],
+        )
+        .unwrap()
+        .fit(&mail())
+        .unwrap();
+        assert!(fitted
+            .preprocessing()
+            .contains(&("norm".into(), "l1".into())));
+        assert!(fitted.params().contains(&("norm".into(), "true".into())));
+        // without tf-idf, `norm` is the model's alone
+        let plain = spec("complement-nb", &[("norm", "true")]).unwrap();
+        assert!(plain
+            .param_values()
+            .unwrap()
+            .contains(&("norm".into(), "true".into())));
+    }
+
+    #[test]
+    fn the_order_of_settings_never_matters() {
+        let a = spec("multinomial-nb", &[("norm", "l1"), ("vectorizer", "tfidf")]).unwrap();
+        let b = spec("multinomial-nb", &[("vectorizer", "tfidf"), ("norm", "l1")]).unwrap();
+        let (a, b) = (a.fit(&mail()).unwrap(), b.fit(&mail()).unwrap());
+        assert!(a.preprocessing().contains(&("norm".into(), "l1".into())));
+        assert_eq!(a.preprocessing(), b.preprocessing());
+        let raw = &mail().input;
+        assert_eq!(a.predict_proba(raw).unwrap(), b.predict_proba(raw).unwrap());
+        // one at a time: a name that needs a later setting waits for it
+        let mut s = PipelineSpec::new("multinomial-nb").unwrap();
+        s.set_param("norm", "l1").unwrap();
+        let e = s.check().unwrap_err().to_string();
+        assert!(e.contains("set vectorizer=tfidf"), "{e}");
+        s.set_param("vectorizer", "tfidf").unwrap();
+        s.check().unwrap();
+        // the last value of a parameter wins
+        let s = spec("multinomial-nb", &[("alpha", "0.5"), ("model.alpha", "2")]).unwrap();
+        assert!(s
+            .param_values()
+            .unwrap()
+            .contains(&("alpha".into(), "2".into())));
+    }
+
+    #[test]
+    fn names_values_and_components_are_checked_with_clear_errors() {
+        let cases = [
+            (
+                "multinomial-nb",
+                "nrom",
+                "l1",
+                "no such parameter for multinomial-nb; valid names: alpha, binary",
+            ),
+            (
+                "multinomial-nb",
+                "foo.alpha",
+                "1",
+                "unknown component `foo`; the components are model, vectorizer",
+            ),
+            (
+                "multinomial-nb",
+                "model.binary",
+                "true",
+                "the model of multinomial-nb has no such parameter; its parameters: alpha, priors",
+            ),
+            (
+                "multinomial-nb",
+                "discretizer.columns",
+                "1",
+                "its parameters: n_bins, strategy",
+            ),
+            ("multinomial-nb", "alpha", "-1", "must be finite and >= 0"),
+            (
+                "multinomial-nb",
+                "pipeline.scale",
+                "zscore",
+                "choose one of none, standard, minmax",
+            ),
+            (
+                "logistic-regression",
+                "init",
+                "linreg",
+                "write model.init=linreg or pipeline.init=linreg",
+            ),
+        ];
+        for (kind, name, value, expected) in cases {
+            let e = spec(kind, &[(name, value)]).unwrap_err().to_string();
+            assert!(e.contains(name) && e.contains(expected), "{name}: {e}");
+        }
+        // the old spelling of the discretizer's strategy still works
+        let s = spec("categorical-nb", &[("bin_strategy", "uniform")]).unwrap();
+        let c = s.components(true).unwrap();
+        assert_eq!(c.discretizer.strategy.to_string(), "uniform");
+        // qualified pipeline settings reach their typed fields
+        let s = spec(
+            "logistic-regression",
+            &[("pipeline.init", "linreg"), ("scale", "standard")],
+        )
+        .unwrap();
+        let c = s.components(true).unwrap();
+        assert_eq!(
+            (c.pipeline.init, c.pipeline.scale),
+            (Init::Linreg, Scaling::Standard)
+        );
+    }
+
+    #[test]
+    fn the_parameter_listing_qualifies_shared_names_and_shows_pipeline_defaults() {
+        let s = spec("complement-nb", &[("vectorizer", "tfidf")]).unwrap();
+        let names: Vec<String> = s
+            .parameters()
+            .unwrap()
+            .into_iter()
+            .map(|(n, _, _)| n)
+            .collect();
+        assert!(names.contains(&"model.norm".to_string()));
+        assert!(names.contains(&"vectorizer.norm".to_string()));
+        assert!(!names.iter().any(|n| n == "norm" || n.ends_with("columns")));
+        let count = PipelineSpec::new("bernoulli-nb")
+            .unwrap()
+            .parameters()
+            .unwrap();
+        let binary = count.iter().find(|(n, _, _)| n == "binary").unwrap();
+        assert_eq!(
+            (binary.1, binary.2.default.as_str()),
+            ("vectorizer", "true")
+        );
+    }
 }

@@ -66,7 +66,7 @@ impl PipelineSpec {
     ) -> Result<Tuning> {
         let labels = data.require_labels("tuning needs them")?;
         let (_, codes) = labels::encode(labels);
-        let strata = (!self.learner.is_regressor()).then_some(codes.as_slice());
+        let strata = (!self.is_regressor()).then_some(codes.as_slice());
         let folds = match (validation, strata) {
             (Validation::KFold(k), Some(codes)) => StratifiedKFold { k, seed }.folds(codes)?,
             (Validation::KFold(k), None) => KFold {
@@ -82,7 +82,7 @@ impl PipelineSpec {
         // Validate every setting before any fitting, so a typo fails fast.
         let candidates = grid.candidates();
         for candidate in &candidates {
-            self.with_params(candidate)?;
+            self.with_params(candidate)?.check()?;
         }
         let result = grid_search(&candidates, &folds, |params, train, test| {
             let fitted = self.with_params(params)?.fit(&data.select_rows(train))?;

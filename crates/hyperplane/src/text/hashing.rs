@@ -19,26 +19,29 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::CsrMatrix;
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, Params};
 use crate::text::documents::{chunks, Documents};
 use crate::text::hash::murmur3_32;
 use crate::text::tokenize::Tokenizer;
 use crate::text::vectorize::{concat_parts, CsrPart};
 
-/// Hashes terms into a fixed number of columns.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `tokenizer` | [`Tokenizer::default`] | how documents become terms | |
-/// | `n_features` | `2^20` | number of columns | `1 ..= 2^31 - 1` |
-/// | `binary` | `false` | store 1 for every nonzero column instead of the sum | |
-/// | `alternate_sign` | `false` | add `sign(h)` instead of 1, so collisions cancel in expectation | |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct HashingVectorizer {
-    pub tokenizer: Tokenizer,
-    pub n_features: usize,
-    pub binary: bool,
-    pub alternate_sign: bool,
+crate::params! {
+    /// Hashes terms into a fixed number of columns.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct HashingVectorizer {
+        pub tokenizer: Tokenizer,
+        pub n_features: usize,
+        pub binary: bool,
+        pub alternate_sign: bool,
+    }
+    schema "hashing vectorizer" {
+        /// number of columns
+        n_features = "1048576", "`1 ..= 2^31 - 1`" => n_features;
+        /// store 1 for every nonzero column instead of the sum
+        binary = "false", bool => binary;
+        /// add `sign(h)` instead of 1, so collisions cancel in expectation
+        alternate_sign = "false", bool => alternate_sign;
+        ..tokenizer: Tokenizer;
+    }
 }
 
 impl Default for HashingVectorizer {
@@ -53,9 +56,6 @@ impl Default for HashingVectorizer {
 }
 
 impl HashingVectorizer {
-    /// The names [`Params::set_param`] accepts besides [`Tokenizer::PARAM_NAMES`].
-    pub const PARAM_NAMES: [&'static str; 3] = ["n_features", "binary", "alternate_sign"];
-
     /// The default vectorizer (see the table above).
     pub fn new() -> Self {
         Self::default()
@@ -136,39 +136,11 @@ impl HashingVectorizer {
     }
 }
 
-impl Params for HashingVectorizer {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "n_features" => self.n_features = parse_param(name, value)?,
-            "binary" => self.binary = parse_param(name, value)?,
-            "alternate_sign" => self.alternate_sign = parse_param(name, value)?,
-            _ => {
-                return self.tokenizer.set_own_param(
-                    "HashingVectorizer",
-                    &Self::PARAM_NAMES,
-                    name,
-                    value,
-                )
-            }
-        }
-        Ok(())
-    }
-
-    fn param_values(&self) -> Vec<(String, String)> {
-        let mut v = self.tokenizer.param_values();
-        v.extend([
-            ("n_features".into(), self.n_features.to_string()),
-            ("binary".into(), self.binary.to_string()),
-            ("alternate_sign".into(), self.alternate_sign.to_string()),
-        ]);
-        v
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::data::RowAccess;
+    use crate::param::Params;
     use proptest::prelude::*;
 
     #[test]

@@ -76,7 +76,7 @@ pub use vocabulary::DocFreq;
 
 use crate::data::CsrMatrix;
 use crate::error::Result;
-use crate::estimator::{unknown_param, Params};
+use crate::param::{Composite, Params};
 
 /// Any text vectorizer, as a pipeline stores it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -150,52 +150,24 @@ impl Vectorizer {
             }
         })
     }
-
-    /// Every name [`Params::set_param`] accepts for this kind.
-    fn param_names(&self) -> Vec<&'static str> {
-        let own: &[&str] = match self {
-            Vectorizer::Count(_) => &CountVectorizer::PARAM_NAMES,
-            Vectorizer::Tfidf { .. } => &[
-                "binary",
-                "min_df",
-                "max_df",
-                "max_features",
-                "norm",
-                "use_idf",
-                "smooth_idf",
-                "sublinear_tf",
-            ],
-            Vectorizer::Hashing(_) => &HashingVectorizer::PARAM_NAMES,
-        };
-        own.iter().chain(&Tokenizer::PARAM_NAMES).copied().collect()
-    }
 }
 
-impl Params for Vectorizer {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        if !self.param_names().contains(&name) {
-            let what = format!("the {} vectorizer", self.kind());
-            return Err(unknown_param(&what, name, &self.param_names()));
-        }
+impl Composite for Vectorizer {
+    fn component(&self) -> String {
+        format!("the {} vectorizer", self.kind())
+    }
+    fn parts(&self) -> Vec<&dyn Params> {
         match self {
-            Vectorizer::Count(cv) => cv.set_param(name, value),
-            Vectorizer::Tfidf { tfidf, .. } if TfidfTransformer::PARAM_NAMES.contains(&name) => {
-                tfidf.set_param(name, value)
-            }
-            Vectorizer::Tfidf { count, .. } => count.set_param(name, value),
-            Vectorizer::Hashing(hv) => hv.set_param(name, value),
+            Vectorizer::Count(cv) => vec![cv],
+            Vectorizer::Tfidf { count, tfidf } => vec![count, tfidf],
+            Vectorizer::Hashing(hv) => vec![hv],
         }
     }
-
-    fn param_values(&self) -> Vec<(String, String)> {
+    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
         match self {
-            Vectorizer::Count(cv) => cv.param_values(),
-            Vectorizer::Tfidf { count, tfidf } => {
-                let mut v = count.param_values();
-                v.extend(tfidf.param_values());
-                v
-            }
-            Vectorizer::Hashing(hv) => hv.param_values(),
+            Vectorizer::Count(cv) => vec![cv],
+            Vectorizer::Tfidf { count, tfidf } => vec![count, tfidf],
+            Vectorizer::Hashing(hv) => vec![hv],
         }
     }
 }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrMatrix, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Params};
+use crate::param::ParamValue;
 
 /// A vector norm for row normalisation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,20 +28,46 @@ pub enum Norm {
     L2,
 }
 
-/// Re-weights a count matrix by tf-idf.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `norm` | `Some(L2)` | divide each row by this norm | `L1`, `L2`, `None` |
-/// | `use_idf` | `true` | multiply by the idf weights | |
-/// | `smooth_idf` | `true` | add 1 to `n` and every `df` (as if one document held every term) | |
-/// | `sublinear_tf` | `false` | replace a count `c` by `1 + ln(c)` | |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TfidfTransformer {
-    pub norm: Option<Norm>,
-    pub use_idf: bool,
-    pub smooth_idf: bool,
-    pub sublinear_tf: bool,
+/// `l1`, `l2` or `none`.
+impl ParamValue for Option<Norm> {
+    const KIND: &'static str = "choice";
+    fn parse_value(name: &str, text: &str) -> Result<Self> {
+        match text.trim() {
+            "l1" => Ok(Some(Norm::L1)),
+            "l2" => Ok(Some(Norm::L2)),
+            "none" => Ok(None),
+            _ => Err(Error::param(name, text, "expected l1, l2 or none")),
+        }
+    }
+    fn to_text(&self) -> String {
+        match self {
+            Some(Norm::L1) => "l1",
+            Some(Norm::L2) => "l2",
+            None => "none",
+        }
+        .into()
+    }
+}
+
+crate::params! {
+    /// Re-weights a count matrix by tf-idf.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct TfidfTransformer {
+        pub norm: Option<Norm>,
+        pub use_idf: bool,
+        pub smooth_idf: bool,
+        pub sublinear_tf: bool,
+    }
+    schema "tfidf" {
+        /// divide each row by this norm
+        norm = "l2", "`l1`, `l2`, `none`" => norm;
+        /// multiply by the idf weights
+        use_idf = "true", bool => use_idf;
+        /// add 1 to `n` and every `df` (as if one document held every term)
+        smooth_idf = "true", bool => smooth_idf;
+        /// replace a count `c` by `1 + ln(c)`
+        sublinear_tf = "false", bool => sublinear_tf;
+    }
 }
 
 impl Default for TfidfTransformer {
@@ -56,9 +82,6 @@ impl Default for TfidfTransformer {
 }
 
 impl TfidfTransformer {
-    /// The names [`Params::set_param`] accepts.
-    pub const PARAM_NAMES: [&'static str; 4] = ["norm", "use_idf", "smooth_idf", "sublinear_tf"];
-
     /// The default transformer (see the table above).
     pub fn new() -> Self {
         Self::default()
@@ -114,40 +137,6 @@ impl TfidfTransformer {
         let fitted = self.fit(counts)?;
         let x = fitted.transform(counts)?;
         Ok((fitted, x))
-    }
-}
-
-impl Params for TfidfTransformer {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "norm" => {
-                self.norm = match value.trim() {
-                    "l1" => Some(Norm::L1),
-                    "l2" => Some(Norm::L2),
-                    "none" => None,
-                    _ => return Err(Error::param(name, value, "expected l1, l2 or none")),
-                }
-            }
-            "use_idf" => self.use_idf = parse_param(name, value)?,
-            "smooth_idf" => self.smooth_idf = parse_param(name, value)?,
-            "sublinear_tf" => self.sublinear_tf = parse_param(name, value)?,
-            _ => return Err(unknown_param("TfidfTransformer", name, &Self::PARAM_NAMES)),
-        }
-        Ok(())
-    }
-
-    fn param_values(&self) -> Vec<(String, String)> {
-        let norm = match self.norm {
-            Some(Norm::L1) => "l1",
-            Some(Norm::L2) => "l2",
-            None => "none",
-        };
-        vec![
-            ("norm".into(), norm.into()),
-            ("use_idf".into(), self.use_idf.to_string()),
-            ("smooth_idf".into(), self.smooth_idf.to_string()),
-            ("sublinear_tf".into(), self.sublinear_tf.to_string()),
-        ]
     }
 }
 
@@ -250,6 +239,7 @@ impl FittedTfidf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::param::Params;
     use approx::assert_abs_diff_eq;
 
     /// Counts of 3 documents over 3 terms: df = [2, 2, 1], n = 3.

@@ -20,23 +20,30 @@ use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Params};
+use crate::param::ParamValue;
 use crate::text::vocabulary::TermIndex;
 
-/// How documents are split into terms.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `lowercase` | `true` | lowercase the document before tokenizing | |
-/// | `pattern` | `None` | regular expression (Rust `regex` syntax) whose matches are the tokens; with one capturing group, the group is the token. `None`: runs of 2+ word characters | compiles, at most 1 group |
-/// | `ngram_range` | `(1, 1)` | `(min_n, max_n)`: word n-gram lengths produced | `1 <= min_n <= max_n` |
-/// | `stop_words` | `None` | tokens removed before forming n-grams (compared after lowercasing) | e.g. [`Tokenizer::english_stop_words`] |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Tokenizer {
-    pub lowercase: bool,
-    pub pattern: Option<String>,
-    pub ngram_range: (usize, usize),
-    pub stop_words: Option<Vec<String>>,
+crate::params! {
+    /// How documents are split into terms.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct Tokenizer {
+        pub lowercase: bool,
+        pub pattern: Option<String>,
+        pub ngram_range: (usize, usize),
+        pub stop_words: Option<Vec<String>>,
+    }
+    schema "tokenizer" {
+        /// lowercase the document before tokenizing
+        lowercase = "true", bool => lowercase;
+        /// regular expression (Rust `regex` syntax) whose matches are the tokens; with one capturing group, the group is the token; `default`: runs of 2+ word characters
+        pattern = "default", "`default`, or a regex with at most 1 group" => pattern;
+        /// the shortest word n-grams produced
+        ngram_min = "1", at_least_1 => ngram_range.0;
+        /// the longest word n-grams produced
+        ngram_max = "1", "`>= ngram_min`" => ngram_range.1;
+        /// tokens removed before forming n-grams (compared after lowercasing)
+        stop_words = "none", "`none`, `english` (scikit-learn's list)" => stop_words;
+    }
 }
 
 impl Default for Tokenizer {
@@ -374,15 +381,6 @@ const ENGLISH_STOP_WORDS: [&str; 318] = [
 ];
 
 impl Tokenizer {
-    /// The names [`Params::set_param`] accepts.
-    pub const PARAM_NAMES: [&'static str; 5] = [
-        "lowercase",
-        "pattern",
-        "ngram_min",
-        "ngram_max",
-        "stop_words",
-    ];
-
     /// The default tokenizer (see the table above).
     pub fn new() -> Self {
         Self::default()
@@ -462,67 +460,37 @@ impl Tokenizer {
     }
 }
 
-impl Tokenizer {
-    /// Sets a tokenizer parameter on behalf of a vectorizer `owner` whose own parameter
-    /// names are `own`; an unknown name is an error listing both sets.
-    pub(crate) fn set_own_param(
-        &mut self,
-        owner: &str,
-        own: &[&str],
-        name: &str,
-        value: &str,
-    ) -> Result<()> {
-        if Tokenizer::PARAM_NAMES.contains(&name) {
-            return self.set_param(name, value);
-        }
-        let all: Vec<&str> = own.iter().chain(&Tokenizer::PARAM_NAMES).copied().collect();
-        Err(unknown_param(owner, name, &all))
+/// `default` (the built-in word scanner), or a regular expression.
+impl ParamValue for Option<String> {
+    const KIND: &'static str = "regex or default";
+    fn parse_value(_: &str, text: &str) -> Result<Self> {
+        Ok(match text {
+            "default" => None,
+            p => Some(p.to_string()),
+        })
+    }
+    fn to_text(&self) -> String {
+        self.clone().unwrap_or_else(|| "default".into())
     }
 }
 
-impl Params for Tokenizer {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "lowercase" => self.lowercase = parse_param(name, value)?,
-            "pattern" => {
-                self.pattern = match value {
-                    "default" => None,
-                    p => Some(p.to_string()),
-                }
-            }
-            "ngram_min" => self.ngram_range.0 = parse_param(name, value)?,
-            "ngram_max" => self.ngram_range.1 = parse_param(name, value)?,
-            "stop_words" => {
-                self.stop_words = match value.trim() {
-                    "english" => Some(Self::english_stop_words()),
-                    "none" => None,
-                    _ => return Err(Error::param(name, value, "expected english or none")),
-                }
-            }
-            _ => return Err(unknown_param("Tokenizer", name, &Self::PARAM_NAMES)),
+/// A stop-word list: `none`, or `english` (scikit-learn's list); a list set in code shows
+/// as `custom (N words)`.
+impl ParamValue for Option<Vec<String>> {
+    const KIND: &'static str = "choice";
+    fn parse_value(name: &str, text: &str) -> Result<Self> {
+        match text.trim() {
+            "english" => Ok(Some(Tokenizer::english_stop_words())),
+            "none" => Ok(None),
+            _ => Err(Error::param(name, text, "expected english or none")),
         }
-        Ok(())
     }
-
-    fn param_values(&self) -> Vec<(String, String)> {
-        let stop = match &self.stop_words {
+    fn to_text(&self) -> String {
+        match self {
             None => "none".to_string(),
             Some(w) if w.iter().map(String::as_str).eq(ENGLISH_STOP_WORDS) => "english".into(),
             Some(w) => format!("custom ({} words)", w.len()),
-        };
-        [
-            ("lowercase", self.lowercase.to_string()),
-            (
-                "pattern",
-                self.pattern.clone().unwrap_or_else(|| "default".into()),
-            ),
-            ("ngram_min", self.ngram_range.0.to_string()),
-            ("ngram_max", self.ngram_range.1.to_string()),
-            ("stop_words", stop),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect()
+        }
     }
 }
 
@@ -796,6 +764,7 @@ impl Scanner<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::param::Params;
     use proptest::prelude::*;
 
     fn toks(t: &Tokenizer, doc: &str) -> Vec<String> {

@@ -21,28 +21,32 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrBuilder, CsrMatrix};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, Params};
 use crate::text::documents::{chunks, Documents};
 use crate::text::hash::fx_hash;
 use crate::text::tokenize::{CompiledTokenizer, Scanner, Tokenizer};
 use crate::text::vocabulary::{select_terms, DocFreq, HotCache, TermIndex};
 
-/// Counts terms per document.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `tokenizer` | [`Tokenizer::default`] | how documents become terms | |
-/// | `binary` | `false` | store 1 for a present term instead of its count (Bernoulli NB) | |
-/// | `min_df` | `Count(1)` | drop terms in fewer documents than this | count, or fraction in `[0, 1]` |
-/// | `max_df` | `Fraction(1.0)` | drop terms in more documents than this | count, or fraction in `[0, 1]` |
-/// | `max_features` | `None` | keep only this many terms, the most frequent overall | `>= 1` |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CountVectorizer {
-    pub tokenizer: Tokenizer,
-    pub binary: bool,
-    pub min_df: DocFreq,
-    pub max_df: DocFreq,
-    pub max_features: Option<usize>,
+crate::params! {
+    /// Counts terms per document.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct CountVectorizer {
+        pub tokenizer: Tokenizer,
+        pub binary: bool,
+        pub min_df: DocFreq,
+        pub max_df: DocFreq,
+        pub max_features: Option<usize>,
+    }
+    schema "count vectorizer" {
+        /// store 1 for a present term instead of its count (Bernoulli NB)
+        binary = "false", bool => binary;
+        /// drop terms in fewer documents than this
+        min_df = "1", "a count, or a fraction in `[0, 1]` (written with a `.`)" => min_df;
+        /// drop terms in more documents than this
+        max_df = "1.0", "a count, or a fraction in `[0, 1]` (written with a `.`)" => max_df;
+        /// keep only this many terms, the most frequent overall
+        max_features = "none", "`none` or `>= 1`" => max_features;
+        ..tokenizer: Tokenizer;
+    }
 }
 
 impl Default for CountVectorizer {
@@ -58,9 +62,6 @@ impl Default for CountVectorizer {
 }
 
 impl CountVectorizer {
-    /// The names [`Params::set_param`] accepts besides [`Tokenizer::PARAM_NAMES`].
-    pub const PARAM_NAMES: [&'static str; 4] = ["binary", "min_df", "max_df", "max_features"];
-
     /// The default vectorizer (see the table above).
     pub fn new() -> Self {
         Self::default()
@@ -187,46 +188,6 @@ impl CountVectorizer {
             vocabulary: vocabulary?,
         };
         Ok((fitted, x))
-    }
-}
-
-impl Params for CountVectorizer {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "binary" => self.binary = parse_param(name, value)?,
-            "min_df" => self.min_df = DocFreq::parse(name, value)?,
-            "max_df" => self.max_df = DocFreq::parse(name, value)?,
-            "max_features" => {
-                self.max_features = match value.trim() {
-                    "none" => None,
-                    v => Some(parse_param(name, v)?),
-                }
-            }
-            _ => {
-                return self.tokenizer.set_own_param(
-                    "CountVectorizer",
-                    &Self::PARAM_NAMES,
-                    name,
-                    value,
-                )
-            }
-        }
-        Ok(())
-    }
-
-    fn param_values(&self) -> Vec<(String, String)> {
-        let mut v = self.tokenizer.param_values();
-        v.extend([
-            ("binary".into(), self.binary.to_string()),
-            ("min_df".into(), self.min_df.to_string()),
-            ("max_df".into(), self.max_df.to_string()),
-            (
-                "max_features".into(),
-                self.max_features
-                    .map_or_else(|| "none".into(), |m| m.to_string()),
-            ),
-        ]);
-        v
     }
 }
 
@@ -593,6 +554,7 @@ pub(crate) fn concat_parts(n_cols: usize, parts: Vec<CsrPart>) -> CsrMatrix {
 mod tests {
     use super::*;
     use crate::data::RowAccess;
+    use crate::param::Params;
     use proptest::prelude::*;
 
     const DOCS: [&str; 4] = [

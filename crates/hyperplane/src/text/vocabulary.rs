@@ -327,12 +327,22 @@ impl DocFreq {
     pub(crate) fn parse(name: &str, value: &str) -> Result<Self> {
         let v = value.trim();
         let d = if v.contains(['.', 'e', 'E']) {
-            DocFreq::Fraction(crate::estimator::parse_param(name, v)?)
+            DocFreq::Fraction(crate::param::parse_param(name, v)?)
         } else {
-            DocFreq::Count(crate::estimator::parse_param(name, v)?)
+            DocFreq::Count(crate::param::parse_param(name, v)?)
         };
         d.validate(name)?;
         Ok(d)
+    }
+}
+
+impl crate::param::ParamValue for DocFreq {
+    const KIND: &'static str = "count or fraction";
+    fn parse_value(name: &str, text: &str) -> Result<Self> {
+        DocFreq::parse(name, text)
+    }
+    fn to_text(&self) -> String {
+        self.to_string()
     }
 }
 

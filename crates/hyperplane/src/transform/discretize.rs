@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Features;
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Params};
 use crate::transform::{check_transform_input, check_weights};
 
 /// How bin edges are placed.
@@ -49,27 +48,33 @@ impl std::fmt::Display for BinStrategy {
     }
 }
 
-/// Bins continuous features into `0..n_bins` (as `f64`), so they can feed categorical
-/// Naive Bayes.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `n_bins` | `10` | bins per feature (fewer when quantile edges coincide) | `>= 2` |
-/// | `strategy` | `Quantile` | edge placement, see [`BinStrategy`] | `Quantile`, `Uniform` |
-/// | `columns` | `None` (all) | indices of the features to bin; the others pass through unchanged | distinct, `< n_features` |
-///
-/// A constant feature gets one bin (every value maps to 0); its edges are stored as
-/// `[c, c]` where scikit-learn stores `[-inf, inf]` (same output; JSON has no infinity).
-/// Unlike scikit-learn, all training rows are used (scikit-learn subsamples 200 000 rows
-/// by default). Sparse input is an error: the bin index of 0 is usually not 0.
-///
-/// With sample weights, `Uniform` takes the minimum and maximum over rows of non-zero
-/// weight and `Quantile` uses scikit-learn's weighted averaged inverted CDF.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct KBinsDiscretizer {
-    pub n_bins: usize,
-    pub strategy: BinStrategy,
-    pub columns: Option<Vec<usize>>,
+crate::param::choice_value!(BinStrategy);
+
+crate::params! {
+    /// Bins continuous features into `0..n_bins` (as `f64`), so they can feed categorical
+    /// Naive Bayes.
+    ///
+    /// A constant feature gets one bin (every value maps to 0); its edges are stored as
+    /// `[c, c]` where scikit-learn stores `[-inf, inf]` (same output; JSON has no infinity).
+    /// Unlike scikit-learn, all training rows are used (scikit-learn subsamples 200 000 rows
+    /// by default). Sparse input is an error: the bin index of 0 is usually not 0.
+    ///
+    /// With sample weights, `Uniform` takes the minimum and maximum over rows of non-zero
+    /// weight and `Quantile` uses scikit-learn's weighted averaged inverted CDF.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct KBinsDiscretizer {
+        pub n_bins: usize,
+        pub strategy: BinStrategy,
+        pub columns: Option<Vec<usize>>,
+    }
+    schema "discretizer" {
+        /// bins per feature (fewer when quantile edges coincide)
+        n_bins = "10", at_least_2 => n_bins;
+        /// edge placement, see [`BinStrategy`]
+        strategy = "quantile", "`quantile`, `uniform`" => strategy;
+        /// indices of the features to bin; the others pass through unchanged
+        columns = "all", "`all`, or distinct indices `< n_features`" => columns;
+    }
 }
 
 impl Default for KBinsDiscretizer {
@@ -356,51 +361,10 @@ impl FittedKBinsDiscretizer {
     }
 }
 
-impl Params for KBinsDiscretizer {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "n_bins" => self.n_bins = parse_param(name, value)?,
-            "strategy" => self.strategy = value.parse()?,
-            "columns" => {
-                self.columns = match value.trim() {
-                    "all" => None,
-                    list => Some(
-                        list.split(',')
-                            .map(|j| parse_param(name, j))
-                            .collect::<Result<_>>()?,
-                    ),
-                }
-            }
-            _ => {
-                return Err(unknown_param(
-                    "KBinsDiscretizer",
-                    name,
-                    &["n_bins", "strategy", "columns"],
-                ))
-            }
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        let columns = match &self.columns {
-            None => "all".to_string(),
-            Some(c) => c
-                .iter()
-                .map(|j| j.to_string())
-                .collect::<Vec<_>>()
-                .join(","),
-        };
-        vec![
-            ("n_bins".into(), self.n_bins.to_string()),
-            ("strategy".into(), self.strategy.to_string()),
-            ("columns".into(), columns),
-        ]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::param::Params;
     use ndarray::{array, Array2};
     use proptest::prelude::*;
 

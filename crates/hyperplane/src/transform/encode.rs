@@ -23,7 +23,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Column, Features, Table};
 use crate::error::{Error, Result};
-use crate::estimator::{unknown_param, Params};
 
 /// How categorical columns are encoded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,14 +58,18 @@ impl std::fmt::Display for CategoricalEncoding {
     }
 }
 
-/// Encodes a [`Table`] into a dense feature matrix (see the [module docs](self)).
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `categorical` | `OneHot` | encoding of categorical columns | `OneHot`, `Ordinal` |
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TabularEncoder {
-    pub categorical: CategoricalEncoding,
+crate::param::choice_value!(CategoricalEncoding);
+
+crate::params! {
+    /// Encodes a [`Table`] into a dense feature matrix (see the [module docs](self)).
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    pub struct TabularEncoder {
+        pub categorical: CategoricalEncoding,
+    }
+    schema "encoder" {
+        /// encoding of categorical columns
+        categorical = "onehot", "`onehot`, `ordinal`" => categorical;
+    }
 }
 
 impl TabularEncoder {
@@ -127,19 +130,6 @@ impl TabularEncoder {
             encoding: self.categorical,
             columns,
         })
-    }
-}
-
-impl Params for TabularEncoder {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "categorical" => self.categorical = value.parse()?,
-            _ => return Err(unknown_param("TabularEncoder", name, &["categorical"])),
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        vec![("categorical".into(), self.categorical.to_string())]
     }
 }
 
@@ -447,6 +437,7 @@ fn category_codes(column: &Column, cats: &[String]) -> Vec<Option<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::param::Params;
     use ndarray::array;
     use std::path::PathBuf;
 

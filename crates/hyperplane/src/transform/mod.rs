@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Features;
 use crate::error::{Error, Result};
-use crate::estimator::Params;
+use crate::param::{Composite, Params};
 
 /// A matrix-to-matrix transform, unfitted: which one and its params.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,32 +109,27 @@ impl Transform {
             Transform::Poly(p) => FittedTransform::Poly(p.fit_weighted(x, weights)?),
         })
     }
-
-    fn params_mut(&mut self) -> &mut dyn Params {
-        match self {
-            Transform::Discretize(p) => p,
-            Transform::StandardScale(p) => p,
-            Transform::MinMaxScale(p) => p,
-            Transform::Poly(p) => p,
-        }
-    }
-
-    fn params(&self) -> &dyn Params {
-        match self {
-            Transform::Discretize(p) => p,
-            Transform::StandardScale(p) => p,
-            Transform::MinMaxScale(p) => p,
-            Transform::Poly(p) => p,
-        }
-    }
 }
 
-impl Params for Transform {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        self.params_mut().set_param(name, value)
+impl Composite for Transform {
+    fn component(&self) -> String {
+        "the transform".into()
     }
-    fn param_values(&self) -> Vec<(String, String)> {
-        self.params().param_values()
+    fn parts(&self) -> Vec<&dyn Params> {
+        vec![match self {
+            Transform::Discretize(p) => p as &dyn Params,
+            Transform::StandardScale(p) => p,
+            Transform::MinMaxScale(p) => p,
+            Transform::Poly(p) => p,
+        }]
+    }
+    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
+        vec![match self {
+            Transform::Discretize(p) => p as &mut dyn Params,
+            Transform::StandardScale(p) => p,
+            Transform::MinMaxScale(p) => p,
+            Transform::Poly(p) => p,
+        }]
     }
 }
 
@@ -215,15 +210,6 @@ pub(crate) fn check_weights(weights: Option<&[f64]>, n_rows: usize) -> Result<()
         return Err(Error::data("sample weights sum to 0"));
     }
     Ok(())
-}
-
-/// Parses `true`/`false` (also `1`/`0`, `yes`/`no`) for a boolean parameter.
-fn parse_bool(name: &str, value: &str) -> Result<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" => Ok(true),
-        "false" | "0" | "no" => Ok(false),
-        _ => Err(Error::param(name, value, "expected true or false")),
-    }
 }
 
 #[cfg(test)]

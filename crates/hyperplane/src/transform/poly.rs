@@ -15,24 +15,27 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Features;
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Params};
-use crate::transform::{check_transform_input, parse_bool};
+use crate::transform::check_transform_input;
 
-/// Polynomial features `Phi_Q(x)` (transform name `poly`).
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `degree` | `2` | the largest degree `Q` | `>= 0` (`0` needs `include_bias`) |
-/// | `interaction_only` | `false` | only products of distinct inputs (`x0 x1`, never `x0^2`) | `true`, `false` |
-/// | `include_bias` | `true` | the constant feature `1` first | `true`, `false` |
-///
-/// Dense input only: on sparse input `fit` is an [`Error::Unsupported`] (the products of a
-/// sparse matrix are built here densely, which sparse data must never be).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PolynomialFeatures {
-    pub degree: usize,
-    pub interaction_only: bool,
-    pub include_bias: bool,
+crate::params! {
+    /// Polynomial features `Phi_Q(x)` (transform name `poly`).
+    ///
+    /// Dense input only: on sparse input `fit` is an [`Error::Unsupported`] (the products of a
+    /// sparse matrix are built here densely, which sparse data must never be).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct PolynomialFeatures {
+        pub degree: usize,
+        pub interaction_only: bool,
+        pub include_bias: bool,
+    }
+    schema "poly" {
+        /// the largest degree `Q`
+        degree = "2", "`>= 0` (`0` needs `include_bias`)" => degree;
+        /// only products of distinct inputs (`x0 x1`, never `x0^2`)
+        interaction_only = "false", bool => interaction_only;
+        /// the constant feature `1` first
+        include_bias = "true", bool => include_bias;
+    }
 }
 
 impl Default for PolynomialFeatures {
@@ -239,31 +242,10 @@ impl FittedPolynomialFeatures {
     }
 }
 
-const PARAMS: [&str; 3] = ["degree", "interaction_only", "include_bias"];
-
-impl Params for PolynomialFeatures {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "degree" => self.degree = parse_param(name, value)?,
-            "interaction_only" => self.interaction_only = parse_bool(name, value)?,
-            "include_bias" => self.include_bias = parse_bool(name, value)?,
-            _ => return Err(unknown_param("poly", name, &PARAMS)),
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        let values = [
-            self.degree.to_string(),
-            self.interaction_only.to_string(),
-            self.include_bias.to_string(),
-        ];
-        PARAMS.iter().map(|n| n.to_string()).zip(values).collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::param::Params;
     use ndarray::{array, Array2};
     use serde_json::Value;
 

@@ -4,28 +4,30 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrMatrix, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{parse_param, unknown_param, Params};
-use crate::transform::{check_transform_input, check_weights, parse_bool};
+use crate::transform::{check_transform_input, check_weights};
 
-/// Standardisation: `z_ij = (x_ij - mean_j) / scale_j`.
-///
-/// With sample weights `w` (all 1 by default) and `W = sum_i w_i`:
-/// `mean_j = sum_i w_i x_ij / W` and the population variance
-/// `var_j = (sum_i w_i d_ij^2 - (sum_i w_i d_ij)^2 / W) / W`, `d_ij = x_ij - mean_j`
-/// (the corrected two-pass formula scikit-learn uses). `scale_j = sqrt(var_j)`, except that a
-/// (numerically) constant column, `var_j <= W eps var_j + (W mean_j eps)^2`, gets scale 1.
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `with_mean` | `true` | subtract the mean | `true` is an error on sparse input (centring would make it dense) |
-/// | `with_std` | `true` | divide by the standard deviation | `true`, `false` |
-///
-/// On sparse input use `with_mean = false`: the stored values are divided by the scale of
-/// their column (the variance still counts the implicit zeros) and the matrix stays sparse.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StandardScaler {
-    pub with_mean: bool,
-    pub with_std: bool,
+crate::params! {
+    /// Standardisation: `z_ij = (x_ij - mean_j) / scale_j`.
+    ///
+    /// With sample weights `w` (all 1 by default) and `W = sum_i w_i`:
+    /// `mean_j = sum_i w_i x_ij / W` and the population variance
+    /// `var_j = (sum_i w_i d_ij^2 - (sum_i w_i d_ij)^2 / W) / W`, `d_ij = x_ij - mean_j`
+    /// (the corrected two-pass formula scikit-learn uses). `scale_j = sqrt(var_j)`, except that a
+    /// (numerically) constant column, `var_j <= W eps var_j + (W mean_j eps)^2`, gets scale 1.
+    ///
+    /// On sparse input use `with_mean = false`: the stored values are divided by the scale of
+    /// their column (the variance still counts the implicit zeros) and the matrix stays sparse.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct StandardScaler {
+        pub with_mean: bool,
+        pub with_std: bool,
+    }
+    schema "standard scaler" {
+        /// subtract the mean (an error on sparse input: centring would make it dense)
+        with_mean = "true", bool => with_mean;
+        /// divide by the standard deviation
+        with_std = "true", bool => with_std;
+    }
 }
 
 impl Default for StandardScaler {
@@ -235,44 +237,23 @@ impl FittedStandardScaler {
     }
 }
 
-impl Params for StandardScaler {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "with_mean" => self.with_mean = parse_bool(name, value)?,
-            "with_std" => self.with_std = parse_bool(name, value)?,
-            _ => {
-                return Err(unknown_param(
-                    "StandardScaler",
-                    name,
-                    &["with_mean", "with_std"],
-                ))
-            }
-        }
-        Ok(())
+crate::params! {
+    /// Min-max scaling onto `[lo, hi]`: `z_ij = x_ij * scale_j + min_j` with
+    /// `scale_j = (hi - lo) / (max_j - min_j)` and `min_j = lo - data_min_j * scale_j`
+    /// (scikit-learn's formula). A constant column (range below `10 eps`) gets range 1, so its
+    /// values map to `lo`. Values outside the training range map outside `[lo, hi]` (no clipping).
+    /// Rows of weight 0 are left out of the minimum and maximum (integer weights act as
+    /// repeated rows, which do not move them).
+    ///
+    /// Sparse input is an error: the shift `min_j` would turn every zero into a non-zero.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct MinMaxScaler {
+        pub range: (f64, f64),
     }
-    fn param_values(&self) -> Vec<(String, String)> {
-        vec![
-            ("with_mean".into(), self.with_mean.to_string()),
-            ("with_std".into(), self.with_std.to_string()),
-        ]
+    schema "min-max scaler" {
+        /// target interval `lo,hi`
+        range = "0,1", "finite, `lo < hi`" => range;
     }
-}
-
-/// Min-max scaling onto `[lo, hi]`: `z_ij = x_ij * scale_j + min_j` with
-/// `scale_j = (hi - lo) / (max_j - min_j)` and `min_j = lo - data_min_j * scale_j`
-/// (scikit-learn's formula). A constant column (range below `10 eps`) gets range 1, so its
-/// values map to `lo`. Values outside the training range map outside `[lo, hi]` (no clipping).
-/// Rows of weight 0 are left out of the minimum and maximum (integer weights act as
-/// repeated rows, which do not move them).
-///
-/// | name | default | meaning | valid range |
-/// |---|---|---|---|
-/// | `range` | `(0.0, 1.0)` | target interval `(lo, hi)` | finite, `lo < hi` |
-///
-/// Sparse input is an error: the shift `min_j` would turn every zero into a non-zero.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MinMaxScaler {
-    pub range: (f64, f64),
 }
 
 impl Default for MinMaxScaler {
@@ -406,24 +387,6 @@ impl FittedMinMaxScaler {
             }
         }
         Ok(Features::Dense(out))
-    }
-}
-
-impl Params for MinMaxScaler {
-    fn set_param(&mut self, name: &str, value: &str) -> Result<()> {
-        match name {
-            "range" => {
-                let Some((lo, hi)) = value.split_once(',') else {
-                    return Err(Error::param(name, value, "expected lo,hi such as 0,1"));
-                };
-                self.range = (parse_param(name, lo)?, parse_param(name, hi)?);
-            }
-            _ => return Err(unknown_param("MinMaxScaler", name, &["range"])),
-        }
-        Ok(())
-    }
-    fn param_values(&self) -> Vec<(String, String)> {
-        vec![("range".into(), format!("{},{}", self.range.0, self.range.1))]
     }
 }
 

@@ -85,6 +85,8 @@ impl std::fmt::Display for LearningRate {
     }
 }
 
+crate::param::choice_value!(LearningRate);
+
 /// The problem SGD solves and how it steps: loss, L2 strength, schedule, intercept, averaging.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SgdProblem {

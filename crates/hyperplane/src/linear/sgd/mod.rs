@@ -25,39 +25,35 @@ use crate::linear::{row_weights, ClassWeight, LinearModel, Link, Loss};
 use crate::optim::Convergence;
 
 linear_params! {
-    /// Params of the SGD classifier (binary; wrap it for more classes).
-    ///
-    /// | name | default | meaning | valid range |
-    /// |---|---|---|---|
-    /// | `loss` | `hinge` | pointwise loss `err(s, y)` | `hinge`, `log`, `scaled_log`, `squared`, `modified_huber`, `perceptron` |
-    /// | `alpha` | 0.0001 | L2 strength in `(1/N) sum c_n err + alpha/2 ||w||^2` | finite, `>= 0` (`> 0` for `optimal`) |
-    /// | `learning_rate` | `optimal` | step schedule | `constant`, `optimal`, `invscaling` |
-    /// | `eta0` | 0.01 | step of `constant`, first step of `invscaling` | finite, `> 0` |
-    /// | `power_t` | 0.5 | exponent of `invscaling` | finite |
-    /// | `max_epochs` | 1000 | passes over the data at most | `>= 1` |
-    /// | `tol` | 0.001 | stop when the epoch objective has not dropped by `tol` for `n_iter_no_change` epochs | finite, or `none` (run every epoch) |
-    /// | `n_iter_no_change` | 5 | see `tol` | `>= 1` |
-    /// | `shuffle` | true | a new seeded row order every epoch | bool |
-    /// | `seed` | 0 | seed of the shuffles | any |
-    /// | `average` | false | return the average of the iterates (ASGD) | bool |
-    /// | `fit_intercept` | true | learn `b` | bool |
-    /// | `class_weight` | `none` | per-class weight multiplying the sample weights | `none`, `balanced`, `LABEL:W,...` |
-    ///
-    /// The defaults are scikit-learn's `SGDClassifier` (penalty `l2`).
+    /// Params of the SGD classifier (binary; wrap it for more classes). The defaults are
+    /// scikit-learn's `SGDClassifier` (penalty `l2`).
     pub struct Sgd as "sgd" {
-        pub loss: Loss = Loss::Hinge,
-        pub alpha: f64 = 1e-4,
-        pub learning_rate: LearningRate = LearningRate::Optimal,
-        pub eta0: f64 = 0.01,
-        pub power_t: f64 = 0.5,
-        pub max_epochs: usize = 1_000,
-        pub tol: Option<f64> = Some(1e-3),
-        pub n_iter_no_change: usize = 5,
-        pub shuffle: bool = true,
-        pub seed: u64 = 0,
-        pub average: bool = false,
-        pub fit_intercept: bool = true,
-        pub class_weight: ClassWeight = ClassWeight::Uniform,
+        /// pointwise loss `err(s, y)`
+        pub loss: Loss = "hinge", "`hinge`, `log`, `scaled_log`, `squared`, `modified_huber`, `perceptron`";
+        /// L2 strength in `(1/N) sum c_n err + alpha/2 ||w||^2`
+        pub alpha: f64 = "0.0001", non_negative;
+        /// step schedule
+        pub learning_rate: LearningRate = "optimal", "`constant`, `optimal`, `invscaling`";
+        /// step of `constant`, first step of `invscaling`
+        pub eta0: f64 = "0.01", positive;
+        /// exponent of `invscaling`
+        pub power_t: f64 = "0.5", finite;
+        /// passes over the data at most
+        pub max_epochs: usize = "1000", at_least_1;
+        /// stop when the epoch objective has not dropped by `tol` for `n_iter_no_change` epochs; `none`: run every epoch
+        pub tol: Option<f64> = "0.001", finite;
+        /// see `tol`
+        pub n_iter_no_change: usize = "5", at_least_1;
+        /// a new seeded row order every epoch
+        pub shuffle: bool = "true", bool;
+        /// seed of the shuffles
+        pub seed: u64 = "0", any;
+        /// return the average of the iterates (ASGD)
+        pub average: bool = "false", bool;
+        /// learn `b`
+        pub fit_intercept: bool = "true", bool;
+        /// per-class weight multiplying the sample weights
+        pub class_weight: ClassWeight = "none", "`none`, `balanced`, `LABEL:W,...`";
     }
 }
 
@@ -249,8 +245,9 @@ impl SgdState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::estimator::{Classifier, Params};
+    use crate::estimator::Classifier;
     use crate::linear::perceptron::tests::{separable, sparse_copy};
+    use crate::param::Params;
     use crate::rng::Rng;
 
     /// A noisy logistic problem: `P(y = +1 | x) = sigma(w_f . x + b_f)`.
