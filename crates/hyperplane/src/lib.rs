@@ -71,6 +71,7 @@
 //!   For deep learning, use a deep-learning library.
 
 pub mod bayes;
+pub mod check;
 pub mod data;
 pub mod datasets;
 pub mod error;

@@ -46,6 +46,8 @@ pub struct ParamSpec {
     pub range: &'static str,
     /// What it does, in one line.
     pub meaning: &'static str,
+    /// The words of a choice parameter (empty for the others).
+    pub choices: Vec<&'static str>,
     /// The range check `set_param` and `check_params` apply to numeric values.
     #[serde(skip)]
     pub check: Check,
@@ -155,6 +157,10 @@ pub trait ParamValue: Sized {
     fn numbers(&self) -> Vec<f64> {
         Vec::new()
     }
+    /// The words of a choice type (empty for the others).
+    fn choices() -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// Parses a value of type `T` with `FromStr`, or says which parameter and why.
@@ -191,6 +197,10 @@ pub trait Codec<T> {
     fn text(value: &T) -> String;
     /// The numbers in the value, for the range check.
     fn numbers(value: &T) -> Vec<f64>;
+    /// The words of a choice type.
+    fn choices() -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// The [`ParamValue`] form of a value.
@@ -206,6 +216,9 @@ impl<T: ParamValue> Codec<T> for Plain {
     }
     fn numbers(value: &T) -> Vec<f64> {
         value.numbers()
+    }
+    fn choices() -> Vec<&'static str> {
+        T::choices()
     }
 }
 
@@ -256,6 +269,12 @@ pub fn numbers_with<C: Codec<T>, T>(value: &T) -> Vec<f64> {
 #[doc(hidden)]
 pub fn kind_with<C: Codec<T>, T>(_slot: &T) -> &'static str {
     C::KIND
+}
+
+/// The choices of `_slot` with codec `C`.
+#[doc(hidden)]
+pub fn choices_with<C: Codec<T>, T>(_slot: &T) -> Vec<&'static str> {
+    C::choices()
 }
 
 /// The schema of a nested component with the defaults it has inside its owner.
@@ -436,9 +455,10 @@ impl ChoiceError for Error {
     }
 }
 
-/// [`ParamValue`] for choice types by their `FromStr` and `Display`.
+/// [`ParamValue`] for choice types by their `FromStr` and `Display`, with the words of
+/// their choices (`choice_value!(Order = ["cyclic", "random"])`) or a function giving them.
 macro_rules! choice_value {
-    ($($t:ty),* $(,)?) => {$(
+    ($t:ty = $choices:expr) => {
         impl $crate::param::ParamValue for $t {
             const KIND: &'static str = "choice";
             fn parse_value(name: &str, text: &str) -> $crate::error::Result<Self> {
@@ -449,8 +469,11 @@ macro_rules! choice_value {
             fn to_text(&self) -> String {
                 self.to_string()
             }
+            fn choices() -> Vec<&'static str> {
+                $choices.into_iter().collect()
+            }
         }
-    )*};
+    };
 }
 pub(crate) use choice_value;
 
@@ -502,6 +525,9 @@ macro_rules! choice_enum {
             }
             fn to_text(&self) -> String {
                 self.to_string()
+            }
+            fn choices() -> Vec<&'static str> {
+                vec![$($text),+]
             }
         }
     };
@@ -643,6 +669,7 @@ macro_rules! params {
                         default: $default.to_string(),
                         range: $crate::__param_range_text!($range),
                         meaning: concat!($($doc),*).trim_start(),
+                        choices: $crate::param::choices_with::<$crate::__param_codec!($($codec)?), _>(&d.$first $(.$rest)*),
                         check: $crate::__param_range_check!($range),
                     }
                 ),*];
@@ -805,6 +832,22 @@ pub fn check_schema<P: Params>(
                 "{component}: default of {} is {v} but the schema says {}",
                 p.name, p.default
             ));
+        }
+        for choice in &p.choices {
+            let mut copy = make();
+            copy.set_param(p.name, choice).map_err(|e| {
+                format!(
+                    "{component}: choice {choice} of {} does not parse: {e}",
+                    p.name
+                )
+            })?;
+            let back = copy.param_values().into_iter().find(|(n, _)| n == p.name);
+            if back.as_ref().map(|(_, v)| v.as_str()) != Some(*choice) {
+                return Err(format!(
+                    "{component}: choice {choice} of {} reads back as {back:?}",
+                    p.name
+                ));
+            }
         }
         let mut copy = make();
         copy.set_param(p.name, &p.default)

@@ -182,7 +182,7 @@ impl<P: NaiveBayesParams> From<FittedNB<P>> for FittedNBRepr<P> {
     }
 }
 
-crate::param::choice_value!(Priors);
+crate::param::choice_value!(Priors = []);
 
 /// Declares a learner's params struct with its defaults (as text, with ranges and
 /// meanings: see [`params_struct!`](crate::params_struct)), plus `statistics` / `finish`.

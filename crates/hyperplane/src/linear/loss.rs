@@ -150,7 +150,7 @@ impl std::fmt::Display for Loss {
     }
 }
 
-crate::param::choice_value!(Loss);
+crate::param::choice_value!(Loss = Loss::NAMES.map(|(n, _)| n));
 
 #[cfg(test)]
 mod tests {

@@ -116,7 +116,7 @@ impl std::fmt::Display for ClassWeight {
     }
 }
 
-crate::param::choice_value!(ClassWeight);
+crate::param::choice_value!(ClassWeight = []);
 
 /// `sample_weight_n * class_weight_{y_n}` for every row; a class weight naming a label the
 /// data does not have is an error.

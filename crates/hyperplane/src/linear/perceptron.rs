@@ -68,7 +68,7 @@ impl std::fmt::Display for Order {
     }
 }
 
-crate::param::choice_value!(Order);
+crate::param::choice_value!(Order = ["cyclic", "random"]);
 
 /// Declares a linear learner's params struct with its defaults (as text, with ranges and
 /// meanings: see [`params_struct!`](crate::params_struct)) and its kind name `KIND`.

@@ -70,7 +70,7 @@ impl std::fmt::Display for LstsqMethod {
     }
 }
 
-crate::param::choice_value!(LstsqMethod);
+crate::param::choice_value!(LstsqMethod = ["svd", "qr"]);
 
 crate::params_struct! {
     /// Ordinary least squares, `w = X^+ y` (kind `linear-regression`).

@@ -50,7 +50,7 @@ impl std::fmt::Display for Strategy {
     }
 }
 
-crate::param::choice_value!(Strategy);
+crate::param::choice_value!(Strategy = ["ova", "ovo"]);
 
 /// Column 1 of a two-column score matrix, or the only column of a one-class model (whose
 /// confidence in the sub-problem's second class is then 0 or 1 by which class it saw).

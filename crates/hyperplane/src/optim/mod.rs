@@ -189,7 +189,7 @@ impl std::fmt::Display for Solver {
     }
 }
 
-crate::param::choice_value!(Solver);
+crate::param::choice_value!(Solver = Solver::NAMES.map(|(n, _)| n));
 
 /// Which norm of the gradient the stopping rule bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -48,7 +48,7 @@ impl std::fmt::Display for BinStrategy {
     }
 }
 
-crate::param::choice_value!(BinStrategy);
+crate::param::choice_value!(BinStrategy = ["quantile", "uniform"]);
 
 crate::params! {
     /// Bins continuous features into `0..n_bins` (as `f64`), so they can feed categorical

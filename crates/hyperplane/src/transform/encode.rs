@@ -58,7 +58,7 @@ impl std::fmt::Display for CategoricalEncoding {
     }
 }
 
-crate::param::choice_value!(CategoricalEncoding);
+crate::param::choice_value!(CategoricalEncoding = ["onehot", "ordinal"]);
 
 crate::params! {
     /// Encodes a [`Table`] into a dense feature matrix (see the [module docs](self)).

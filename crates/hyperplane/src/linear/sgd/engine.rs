@@ -85,7 +85,7 @@ impl std::fmt::Display for LearningRate {
     }
 }
 
-crate::param::choice_value!(LearningRate);
+crate::param::choice_value!(LearningRate = ["optimal", "constant", "invscaling"]);
 
 /// The problem SGD solves and how it steps: loss, L2 strength, schedule, intercept, averaging.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
