@@ -2,9 +2,12 @@
 //!
 //! Classical machine learning in Rust: the algorithms of the foundations courses (CS229,
 //! NTU "Machine Learning Foundations", CS188), built to production quality and checked
-//! against scikit-learn. This release has the Naive Bayes family with everything around
-//! it: readers, text vectorizers, encoders and discretizers, splits, cross-validation,
-//! metrics and model files.
+//! against scikit-learn, LIBLINEAR and numpy. This release has the Naive Bayes family, the
+//! linear models (perceptron and pocket, SGD, logistic and softmax regression, least
+//! squares and ridge, one-vs-all and one-vs-one, the transform `Phi_Q`), the
+//! learning-theory toolkit, plots, and everything around them: readers, text vectorizers,
+//! encoders and discretizers, splits, cross-validation, metrics and model files. Support
+//! vector machines and neural networks come next.
 //!
 //! ## Data flows one way
 //!
@@ -14,9 +17,10 @@
 //! ```
 //!
 //! A fitted [`pipeline::Pipeline`] (input stage + transforms + model + class names) is what
-//! gets saved, so a saved model predicts on raw input.
+//! gets saved, so a saved model predicts on raw input. Every model kind is listed once in
+//! the registry ([`pipeline::registry`]); its parameters have a typed schema ([`param`]).
 //!
-//! ## From raw documents to a saved spam filter
+//! ## Naive Bayes: from raw documents to a saved spam filter
 //!
 //! ```
 //! use hyperplane::data::{LabelledInput, RawInput, Label};
@@ -29,7 +33,7 @@
 //!     source: "inline".into(),
 //! };
 //! let mut spec = PipelineSpec::new("multinomial-nb")?;
-//! spec.set_param("alpha", "0.5")?;
+//! spec.set_param("alpha", "0.5")?;           // the model's; `vectorizer.min_df`, `pipeline.scale`...
 //! let filter = spec.fit(&data)?;
 //! let new = RawInput::Text(vec!["cheap watches now".into()]);
 //! assert_eq!(filter.predict(&new)?, vec![Label::from("spam")]);
@@ -60,15 +64,66 @@
 //! # Ok::<(), hyperplane::Error>(())
 //! ```
 //!
+//! ## Linear models: PLA, logistic regression, least squares
+//!
+//! ```
+//! use hyperplane::linear::{LinearRegression, LogisticRegression, Perceptron};
+//! use hyperplane::{Classifier, Dataset, Fit, Label, Regressor};
+//! use ndarray::array;
+//!
+//! let x = array![[1.0, 2.0], [2.0, 3.0], [-1.0, -1.5], [-2.0, -1.0]];
+//! let y: Vec<Label> = [1, 1, -1, -1].map(Label::Int).to_vec();
+//! let data = Dataset::new(x.clone().into(), &y)?;
+//! let pla = Perceptron::default().fit(&data)?;          // halts: the data are separable
+//! assert_eq!(pla.predict(data.x())?, y);
+//! let logistic = LogisticRegression::default().c(10.0).fit(&data)?;
+//! assert!(logistic.predict_proba(data.x())?[[0, 1]] > 0.9);   // P(y = 1 | x_1)
+//! let targets = array![[3.0], [5.0], [-2.5], [-3.0]];
+//! let ls = LinearRegression::default().fit_xy(data.x(), targets.view(), None)?;
+//! assert_eq!(ls.predict(data.x())?.dim(), (4, 1));
+//! # Ok::<(), hyperplane::Error>(())
+//! ```
+//!
+//! ## Learning theory
+//!
+//! ```
+//! use hyperplane::theory::{bounding, vc_sample_size, GrowthBound};
+//!
+//! assert_eq!(bounding(4, 3).to_string(), "11");          // B(4, 3), exactly
+//! let n = vc_sample_size(0.1, 0.1, &GrowthBound::Polynomial { dvc: 3 })?;
+//! assert_eq!(n, 29_300);                                   // vs the rule of thumb 10 d_vc
+//! # Ok::<(), hyperplane::Error>(())
+//! ```
+//!
+//! ## Checking an estimator
+//!
+//! [`check`] runs scikit-learn's estimator checks, translated, on any learner and returns
+//! a report; the test suite runs it on every kind and every solver.
+//!
+//! ```
+//! use hyperplane::check::check_classifier;
+//! use hyperplane::pipeline::Learner;
+//!
+//! let report = check_classifier("gaussian-nb", &Learner::from_kind("gaussian-nb")?);
+//! assert!(report.passed(), "{report}");
+//! # Ok::<(), hyperplane::Error>(())
+//! ```
+//!
 //! ## Trade-offs, and when not to use this
 //!
 //! - Naive Bayes trains in one pass and explains itself (`top_features`), but its
 //!   probabilities are overconfident when features are correlated; do not read them as
 //!   calibrated without checking.
+//! - The linear models are fast and exact where the mathematics is (least squares with the
+//!   rank reported; Newton to LIBLINEAR's objective), but a linear score separates only what
+//!   a hyperplane separates: use `Phi_Q` (`poly`) for curved boundaries on few features, and
+//!   wait for the kernel SVMs or the neural network for more.
+//! - PLA halts only on separable data (the budget stops it otherwise, with a warning); use
+//!   pocket or logistic regression on real data.
 //! - Everything is `f64` and single-machine; training statistics merge
-//!   (`partial_fit`, `merge`), so out-of-core and multi-threaded training need no new code.
-//! - Not here yet: linear models, SVMs, neural networks, learning-theory tools (coming).
-//!   For deep learning, use a deep-learning library.
+//!   (`partial_fit`, `merge`) and objectives are sums over rows, so out-of-core and
+//!   distributed training need no new algorithms.
+//! - Not for deep learning, images or sequences of raw signals: use a deep-learning library.
 
 pub mod bayes;
 pub mod check;
