@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use hyperplane::threads::Threads;
 
 /// Classical machine learning from the command line: Naive Bayes, linear models and
 /// regressors, learning theory and plots.
@@ -17,6 +18,10 @@ use clap::{Args, Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Threads to use (default: all cores, or RAYON_NUM_THREADS); results are the same for
+    /// any count.
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -240,9 +245,9 @@ fn train_kinds() -> String {
     format!("Model kinds:{}", commands::kinds::help_list())
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+/// Runs one command; its whole output, or the error.
+fn run(command: Command) -> hyperplane::Result<String> {
+    match command {
         Command::Train(a) => commands::train(a),
         Command::Predict(a) => commands::predict(a),
         Command::Evaluate(a) => commands::evaluate(a),
@@ -252,7 +257,14 @@ fn main() -> ExitCode {
         Command::Theory(c) => commands::theory(c),
         Command::Kinds(a) => commands::kinds::kinds(a),
         Command::Plot(a) => commands::plot::plot(a),
-    };
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = Threads::from_setting(cli.threads)
+        .run(|| run(cli.command))
+        .and_then(|r| r);
     match result {
         Ok(text) => match output::emit(&text) {
             Ok(()) => ExitCode::SUCCESS,

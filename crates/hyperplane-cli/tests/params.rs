@@ -179,3 +179,47 @@ fn kinds_lists_the_parameters_of_a_kind_by_component() {
     let e = fails(&["kinds", "--model", "svm"]);
     assert!(e.contains("unknown model kind"), "{e}");
 }
+
+#[test]
+fn the_thread_count_changes_nothing_but_the_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("a,b,c,y\n");
+    for i in 0..3000 {
+        let (a, b, c) = (i % 17, (i * 7) % 13, (i * 3) % 11);
+        csv.push_str(&format!(
+            "{a},{b},{c},{}\n",
+            u8::from(a + 2 * b > 3 * c + 5)
+        ));
+    }
+    let data = write(dir.path(), "t.csv", &csv);
+    let model = |threads: &str| {
+        let out = dir.path().join(format!("m{threads}.json"));
+        ok(&[
+            "--threads",
+            threads,
+            "train",
+            "--data",
+            s(&data),
+            "--model",
+            "logistic-regression",
+            "--param",
+            "scale=standard",
+            "--out",
+            s(&out),
+        ]);
+        std::fs::read_to_string(out).unwrap()
+    };
+    assert_eq!(model("1"), model("3"));
+    let e = fails(&[
+        "train",
+        "--threads",
+        "0",
+        "--data",
+        s(&data),
+        "--model",
+        "gaussian-nb",
+        "--out",
+        "x.json",
+    ]);
+    assert!(e.contains("threads"), "{e}");
+}

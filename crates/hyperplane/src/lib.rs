@@ -145,6 +145,7 @@ pub mod rng;
 pub mod select;
 pub mod text;
 pub mod theory;
+pub mod threads;
 pub mod transform;
 
 pub use data::{CsrMatrix, Dataset, Features, Label, RowAccess};

@@ -15,6 +15,7 @@ use crate::estimator::{KindInfo, Task};
 use crate::multiclass::Strategy;
 use crate::param::{ParamSpec, Params};
 use crate::text::{DocumentFiles, Documents, HashingVectorizer, Vectorizer};
+use crate::threads::Threads;
 use crate::transform::{
     CategoricalEncoding, FittedTransform, KBinsDiscretizer, PolynomialFeatures, TabularEncoder,
     Transform,
@@ -68,6 +69,7 @@ crate::params! {
         pub multiclass: Strategy,
         pub init: Init,
         pub poly: Option<usize>,
+        pub threads: Option<usize>,
     }
     schema "pipeline" {
         /// the text vectorizer: a vocabulary of token presence or counts, tf-idf, or hashed counts
@@ -80,6 +82,8 @@ crate::params! {
         init = "zero", "`zero`, `linreg`" => init;
         /// the degree `Q` of the polynomial transform `Phi_Q` applied before the model
         poly = "none", "`none` or `>= 1`" => poly;
+        /// threads of the fit: `auto` is all cores (or `RAYON_NUM_THREADS`); the model is the same for any count
+        threads = "auto", at_least_1 => threads as Auto;
     }
 }
 
@@ -419,9 +423,14 @@ impl PipelineSpec {
         Ok(self.components(true)?.learner.param_values())
     }
 
-    /// Fits on every row of `data` (which must be labelled).
+    /// Fits on every row of `data` (which must be labelled), with `pipeline.threads`
+    /// threads.
     pub fn fit(&self, data: &LabelledInput) -> Result<Pipeline> {
         let c = self.components(true)?;
+        Threads::from_setting(c.pipeline.threads).run(|| self.fit_components(c, data))?
+    }
+
+    fn fit_components(&self, c: Components, data: &LabelledInput) -> Result<Pipeline> {
         let labels = data.require_labels("training needs one label per row")?;
         if data.input.n_rows() == 0 {
             return Err(Error::data(format!(
@@ -762,6 +771,43 @@ mod tests {
             (c.pipeline.init, c.pipeline.scale),
             (Init::Linreg, Scaling::Standard)
         );
+    }
+
+    #[test]
+    fn the_model_is_the_same_on_any_number_of_threads() {
+        // large enough for several chunks in every parallel sum
+        let mut rng = crate::rng::Rng::new(5);
+        let x = Array2::from_shape_fn((40_000, 8), |_| rng.below(1000) as f64 / 250.0 - 2.0);
+        let labels: Vec<Label> = (0..x.nrows())
+            .map(|i| Label::Int(i64::from(x[[i, 0]] + 0.5 * x[[i, 3]] > 0.1 * x[[i, 5]])))
+            .collect();
+        let data = LabelledInput {
+            input: RawInput::Matrix(Features::Dense(x)),
+            labels: Some(labels),
+            source: "inline".into(),
+        };
+        for kind in [
+            "logistic-regression",
+            "softmax-regression",
+            "gaussian-nb",
+            "linear-regression-classifier",
+        ] {
+            let fit = |threads: &str| {
+                let m = spec(kind, &[("threads", threads)])
+                    .unwrap()
+                    .fit(&data)
+                    .unwrap();
+                serde_json::to_string(m.model()).unwrap()
+            };
+            let one = fit("1");
+            assert_eq!(one, fit("2"), "{kind}");
+            assert_eq!(one, fit("3"), "{kind}");
+            assert_eq!(one, fit("auto"), "{kind}");
+        }
+        let e = spec("gaussian-nb", &[("threads", "0")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("threads") && e.contains(">= 1"), "{e}");
     }
 
     #[test]

@@ -1,0 +1,56 @@
+//! Explicit parallelism: the caller chooses how many threads a fit or a prediction uses.
+//!
+//! Every parallel step of the crate runs on rayon's current pool; [`Threads::run`] runs a
+//! computation in a pool of its own with a given number of threads, or in rayon's global
+//! pool (all cores, or `RAYON_NUM_THREADS`). A host process (Python releasing the GIL, a
+//! Spark executor) wraps its calls in it and no hidden pool is used. Results do not depend
+//! on the thread count: every parallel sum is over fixed chunks added in chunk order.
+//!
+//! ```
+//! use hyperplane::pipeline::Learner;
+//! use hyperplane::threads::Threads;
+//! # use hyperplane::{Dataset, Label};
+//! # let data = Dataset::new(ndarray::array![[1.0], [2.0], [4.0]].into(), &[0, 0, 1].map(Label::Int))?;
+//!
+//! let learner = Learner::from_kind("logistic-regression")?;
+//! let one = Threads::Count(1).run(|| learner.fit(&data))??;
+//! let all = Threads::All.run(|| learner.fit(&data))??;
+//! assert_eq!(serde_json::to_string(&one).unwrap(), serde_json::to_string(&all).unwrap());
+//! # Ok::<(), hyperplane::Error>(())
+//! ```
+
+use crate::error::{Error, Result};
+
+/// How many threads a computation may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threads {
+    /// rayon's global pool: all cores, or `RAYON_NUM_THREADS`.
+    #[default]
+    All,
+    /// A pool of exactly this many threads, built for the call.
+    Count(usize),
+}
+
+impl Threads {
+    /// `None` (the pipeline's `threads=auto`) is [`Threads::All`].
+    pub fn from_setting(threads: Option<usize>) -> Self {
+        threads.map_or(Threads::All, Threads::Count)
+    }
+
+    /// Runs `f` with this many threads.
+    pub fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> Result<R> {
+        match self {
+            Threads::All => Ok(f()),
+            Threads::Count(0) => Err(Error::param("threads", 0, "must be >= 1 (or auto)")),
+            Threads::Count(n) => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| {
+                        Error::param("threads", n, format!("cannot start the threads: {e}"))
+                    })?;
+                Ok(pool.install(f))
+            }
+        }
+    }
+}
