@@ -7,7 +7,7 @@
 //! until `f(w - eta g) <= f(w) - 1e-4 eta ||g||^2`.
 
 use super::{
-    axpy, budget_spent, dot, report, start, Convergence, ConvergenceWarning, Evaluator, Objective,
+    axpy, budget_spent, dot, report, start, Convergence, ConvergenceWarning, Differentiable,
     Settings,
 };
 
@@ -17,8 +17,8 @@ const ARMIJO_C: f64 = 1e-4;
 const MAX_HALVINGS: usize = 60;
 
 /// Gradient descent from `w`: fixed step, or Armijo backtracking when `line_search`.
-pub(super) fn gradient_descent<O: Objective>(
-    eval: &mut Evaluator<'_, O>,
+pub(super) fn gradient_descent<E: Differentiable>(
+    eval: &mut E,
     mut w: Vec<f64>,
     s: &Settings,
     line_search: bool,

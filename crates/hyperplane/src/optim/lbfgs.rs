@@ -22,8 +22,8 @@
 use std::collections::VecDeque;
 
 use super::{
-    axpy, budget_spent, dot, norm2, report, start, Convergence, ConvergenceWarning, Evaluator,
-    Objective, Settings,
+    axpy, budget_spent, dot, norm2, report, start, Convergence, ConvergenceWarning, Differentiable,
+    Settings,
 };
 
 const MEMORY: usize = 10;
@@ -33,8 +33,8 @@ const C2: f64 = 0.9;
 const MAX_LINE_SEARCH: usize = 50;
 
 /// L-BFGS from `w`.
-pub(super) fn lbfgs<O: Objective>(
-    eval: &mut Evaluator<'_, O>,
+pub(super) fn lbfgs<E: Differentiable>(
+    eval: &mut E,
     mut w: Vec<f64>,
     s: &Settings,
 ) -> (Vec<f64>, Convergence) {
@@ -116,8 +116,8 @@ struct Point {
 /// A step `a` along `d` from `w0` meeting the strong Wolfe conditions, or `None` when none
 /// was found within the budget and no decrease was seen. Trials cost `O(N)` each
 /// ([`Evaluator::line`]).
-fn line_search<O: Objective>(
-    e: &mut Evaluator<'_, O>,
+fn line_search<E: Differentiable>(
+    e: &mut E,
     w0: &[f64],
     f0: f64,
     slope0: f64,

@@ -94,11 +94,13 @@ impl Convergence {
     }
 }
 
+mod function;
 mod gd;
 mod lbfgs;
 mod newton;
 pub(crate) mod objective;
 
+pub use function::{Differentiable, Function};
 pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
 
 /// The optimisers of a smooth objective.
@@ -144,15 +146,25 @@ impl Solver {
             .map_or("?", |(n, _)| n)
     }
 
-    /// Minimises the objective of `eval` from `w`; see [`Settings`] for the stopping rule.
-    /// [`Solver::Sgd`] is an [`Error::Unsupported`]: it needs the rows and the pointwise
-    /// loss, which a general [`Objective`] does not expose.
-    pub fn minimize<O: Objective>(
+    /// Minimises `eval` from `w`; see [`Settings`] for the stopping rule. [`Solver::Sgd`]
+    /// is an [`Error::Unsupported`]: it needs the rows and the pointwise loss, which a
+    /// general function does not expose; so are the Newton solvers on a function without
+    /// Hessian products.
+    pub fn minimize<E: Differentiable>(
         self,
-        eval: &mut Evaluator<'_, O>,
+        eval: &mut E,
         w: Vec<f64>,
         settings: &Settings,
     ) -> Result<(Vec<f64>, Convergence)> {
+        if matches!(self, Solver::Newton | Solver::NewtonLs) && !eval.has_hessian() {
+            return Err(Error::Unsupported {
+                model: "Solver::minimize".into(),
+                what: format!(
+                    "solver={} on a function without Hessian products; use lbfgs, gd or gd-armijo",
+                    self.name()
+                ),
+            });
+        }
         Ok(match self {
             Solver::Newton => newton::tron(eval, w, settings),
             Solver::NewtonLs => newton::line_search_newton(eval, w, settings),
@@ -230,8 +242,8 @@ pub struct Settings {
 /// The report of a finished solve at `w` with objective `f` and gradient `g`.
 /// `f(w)` and its gradient at the starting point, or the report of a start that is already
 /// non-finite (every solver refuses to move from there).
-fn start<O: Objective>(
-    eval: &mut Evaluator<'_, O>,
+fn start<E: Differentiable>(
+    eval: &mut E,
     w: &[f64],
     keep_curvature: bool,
 ) -> std::result::Result<(f64, Vec<f64>), Convergence> {
@@ -299,6 +311,41 @@ mod solver_tests {
             norm: GradNorm::Two,
             ftol: 0.0,
             step,
+        }
+    }
+
+    /// Rosenbrock's function `(1 - x)^2 + 100 (y - x^2)^2`, minimum 0 at `(1, 1)`: not a
+    /// function of linear scores.
+    fn rosenbrock(w: &[f64], g: &mut [f64]) -> f64 {
+        let (x, y) = (w[0], w[1]);
+        g[0] = -2.0 * (1.0 - x) - 400.0 * x * (y - x * x);
+        g[1] = 200.0 * (y - x * x);
+        (1.0 - x).powi(2) + 100.0 * (y - x * x).powi(2)
+    }
+
+    #[test]
+    fn a_general_function_is_minimised_through_the_same_solvers() {
+        for (solver, max_iter, step) in
+            [(Solver::Lbfgs, 200, 1.0), (Solver::GdArmijo, 100_000, 1.0)]
+        {
+            let mut f = Function::new(2, rosenbrock);
+            let (w, c) = solver
+                .minimize(&mut f, vec![-1.2, 1.0], &settings(max_iter, step))
+                .unwrap();
+            assert!(c.warning.is_none(), "{solver:?}: {c:?}");
+            assert!(
+                (w[0] - 1.0).abs() < 1e-6 && (w[1] - 1.0).abs() < 1e-6,
+                "{solver:?}: {w:?}"
+            );
+            assert!(f.evaluations > 0);
+        }
+        for solver in [Solver::Newton, Solver::NewtonLs] {
+            let mut f = Function::new(2, rosenbrock);
+            let e = solver
+                .minimize(&mut f, vec![0.0; 2], &settings(10, 1.0))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("without Hessian products"), "{e}");
         }
     }
 

@@ -35,7 +35,7 @@
 
 use super::{
     axpy, budget_spent, dot, norm2, report, start, stopped, Convergence, ConvergenceWarning,
-    Evaluator, Objective, Settings,
+    Differentiable, Settings,
 };
 
 const ETA0: f64 = 1e-4;
@@ -56,8 +56,8 @@ const MAX_HALVINGS: usize = 20;
 const PRECONDITIONER_WEIGHT: f64 = 0.01;
 
 /// Trust-region Newton from `w`.
-pub(super) fn tron<O: Objective>(
-    eval: &mut Evaluator<'_, O>,
+pub(super) fn tron<E: Differentiable>(
+    eval: &mut E,
     mut w: Vec<f64>,
     s: &Settings,
 ) -> (Vec<f64>, Convergence) {
@@ -114,8 +114,8 @@ pub(super) fn tron<O: Objective>(
 }
 
 /// Line-search Newton from `w`.
-pub(super) fn line_search_newton<O: Objective>(
-    eval: &mut Evaluator<'_, O>,
+pub(super) fn line_search_newton<E: Differentiable>(
+    eval: &mut E,
     mut w: Vec<f64>,
     s: &Settings,
 ) -> (Vec<f64>, Convergence) {
@@ -192,7 +192,7 @@ fn radius(delta: f64, snorm: f64, gs: f64, f: f64, f_new: f64, prered: f64) -> f
 }
 
 /// `M = (1 - a) I + a diag(H)` at the point whose curvature `eval` keeps.
-fn preconditioner<O: Objective>(eval: &mut Evaluator<'_, O>, m: &mut [f64]) {
+fn preconditioner<E: Differentiable>(eval: &mut E, m: &mut [f64]) {
     eval.hess_diag(m);
     for mj in m.iter_mut() {
         *mj = (1.0 - PRECONDITIONER_WEIGHT) + PRECONDITIONER_WEIGHT * *mj;
@@ -245,13 +245,7 @@ impl Cg {
         }
     }
 
-    fn solve<O: Objective>(
-        &mut self,
-        eval: &mut Evaluator<'_, O>,
-        g: &[f64],
-        m: &[f64],
-        rule: CgRule,
-    ) {
+    fn solve<E: Differentiable>(&mut self, eval: &mut E, g: &[f64], m: &[f64], rule: CgRule) {
         let Cg { s, r, z, d, hd } = self;
         s.iter_mut().for_each(|v| *v = 0.0);
         r.iter_mut().zip(g).for_each(|(ri, gi)| *ri = -gi);

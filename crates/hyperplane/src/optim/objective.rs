@@ -395,6 +395,37 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     }
 }
 
+/// The fast special case of the solvers' contract: trial steps through the scores.
+impl<O: Objective> super::Differentiable for Evaluator<'_, O> {
+    fn dim(&self) -> usize {
+        self.obj.dim()
+    }
+    fn value_grad(&mut self, w: &[f64], grad: &mut [f64], keep_curvature: bool) -> f64 {
+        Evaluator::value_grad(self, w, grad, keep_curvature)
+    }
+    fn line_start(&mut self, w: &[f64], d: &[f64]) {
+        Evaluator::line_start(self, w, d)
+    }
+    fn line(&mut self, a: f64) -> (f64, f64) {
+        Evaluator::line(self, a)
+    }
+    fn line_accept(&mut self, a: f64, w_out: &mut [f64], grad: &mut [f64]) -> f64 {
+        Evaluator::line_accept(self, a, w_out, grad)
+    }
+    fn has_hessian(&self) -> bool {
+        self.obj.curvature_width() > 0
+    }
+    fn hess_vec(&mut self, v: &[f64], out: &mut [f64]) {
+        Evaluator::hess_vec(self, v, out)
+    }
+    fn hess_diag(&mut self, out: &mut [f64]) {
+        Evaluator::hess_diag(self, out)
+    }
+    fn revert_curvature(&mut self) {
+        Evaluator::revert_curvature(self)
+    }
+}
+
 /// `out = sum_chunks term(the chunk's part of per_row, its rows, zeroed scratch)`, with
 /// `width` values of `per_row` for each row, summed in chunk order.
 fn sum_over_rows<F>(
