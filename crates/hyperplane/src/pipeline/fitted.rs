@@ -86,6 +86,18 @@ pub struct Pipeline {
     pub(super) transforms: Vec<FittedTransform>,
     pub(super) model: Model,
     pub(super) n_train: usize,
+    /// How a perceptron's walk started, for its PLA bound (perceptrons only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) pla_start: Option<PlaStart>,
+}
+
+/// How a perceptron's walk started, as its PLA bound needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlaStart {
+    /// The bias was folded in as `x_0 = 1`.
+    pub fit_intercept: bool,
+    /// The walk started from `w = 0` (Novikoff's bound holds from there).
+    pub from_zero: bool,
 }
 
 impl Pipeline {
@@ -377,8 +389,22 @@ impl Pipeline {
     /// bound on labelled data, with its own `(w, b)` as the separator: see
     /// [`pla_check`]. Empty for every other kind.
     pub fn pla_checks(&self, data: &LabelledInput) -> Result<Vec<(String, PlaCheck)>> {
-        if self.kind != Perceptron::KIND {
+        let Some(start) = self.pla_start.or_else(|| self.pla_start_of_older_file()) else {
             return Ok(Vec::new());
+        };
+        let (fit_intercept, from_zero) = (start.fit_intercept, start.from_zero);
+        let (x, views) = self.binary_views(data, "PLA bounds")?;
+        views
+            .into_iter()
+            .map(|(name, m, t)| Ok((name, pla_check(m, &x, &t, fit_intercept, from_zero)?)))
+            .collect()
+    }
+
+    /// [`PlaStart`] of a perceptron file written before it was recorded, read from the
+    /// parameter text that file holds.
+    pub(super) fn pla_start_of_older_file(&self) -> Option<PlaStart> {
+        if self.kind != Perceptron::KIND {
+            return None;
         }
         let param = |name: &str| {
             self.params
@@ -386,17 +412,14 @@ impl Pipeline {
                 .find(|(n, _)| n == name)
                 .map(|(_, v)| v.as_str())
         };
-        let fit_intercept = param("fit_intercept") != Some("false");
-        let from_zero = param("init_weights").is_none_or(|v| v == "none")
-            && !self
-                .preprocessing
-                .iter()
-                .any(|(n, v)| n == "init" && v == "linreg");
-        let (x, views) = self.binary_views(data, "PLA bounds")?;
-        views
-            .into_iter()
-            .map(|(name, m, t)| Ok((name, pla_check(m, &x, &t, fit_intercept, from_zero)?)))
-            .collect()
+        Some(PlaStart {
+            fit_intercept: param("fit_intercept") != Some("false"),
+            from_zero: param("init_weights").is_none_or(|v| v == "none")
+                && !self
+                    .preprocessing
+                    .iter()
+                    .any(|(n, v)| n == "init" && v == "linreg"),
+        })
     }
 
     /// The features of labelled `data` and each binary linear model inside with its class

@@ -28,7 +28,7 @@ mod spec;
 mod tune;
 
 pub use evaluate::{Evaluation, RegressionEvaluation};
-pub use fitted::{InputStage, LinearSummary, Pipeline, RegressionSummary, Summary};
+pub use fitted::{InputStage, LinearSummary, Pipeline, PlaStart, RegressionSummary, Summary};
 pub use spec::{Init, PipelineOptions, PipelineSpec, Scaling, VectorizerKind};
 pub use tune::{Tuning, Validation};
 

@@ -22,7 +22,8 @@ use crate::transform::{
 };
 use ndarray::Array2;
 
-use super::{kind_info, FitOptions, InputStage, Learner, Model, Pipeline};
+use super::{kind_info, FitOptions, InputStage, Learner, Model, Pipeline, PlaStart};
+use crate::linear::LinearClassifier;
 
 crate::choice_enum! {
     /// The text vectorizer of a pipeline.
@@ -481,7 +482,15 @@ impl PipelineSpec {
         if matches!(model, Model::OneVsRest(_) | Model::OneVsOne(_)) {
             preprocessing.push(("multiclass".into(), c.pipeline.multiclass.to_string()));
         }
+        let pla_start = match &c.learner {
+            Learner::Linear(LinearClassifier::Perceptron(p)) => Some(PlaStart {
+                fit_intercept: p.fit_intercept,
+                from_zero: p.init_weights.is_none() && !options.linear_regression_init,
+            }),
+            _ => None,
+        };
         Ok(Pipeline {
+            pla_start,
             kind: self.info.name.to_string(),
             params: c.learner.param_values(),
             preprocessing,
@@ -808,6 +817,46 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("threads") && e.contains(">= 1"), "{e}");
+    }
+
+    #[test]
+    fn a_perceptron_records_how_its_walk_started_typed() {
+        let start = |params: &[(&str, &str)]| {
+            spec("perceptron", params)
+                .unwrap()
+                .fit(&mail())
+                .unwrap()
+                .pla_start
+        };
+        let plain = PlaStart {
+            fit_intercept: true,
+            from_zero: true,
+        };
+        assert_eq!(start(&[]), Some(plain));
+        assert_eq!(
+            start(&[("fit_intercept", "false"), ("pipeline.init", "linreg")]),
+            Some(PlaStart {
+                fit_intercept: false,
+                from_zero: false
+            })
+        );
+        assert_eq!(
+            spec("pocket", &[]).unwrap().fit(&mail()).unwrap().pla_start,
+            None
+        );
+        // a file written before the record was kept reads it from its parameter text
+        let mut older = spec("perceptron", &[("pipeline.init", "linreg")])
+            .unwrap()
+            .fit(&mail())
+            .unwrap();
+        older.pla_start = None;
+        assert_eq!(
+            older.pla_start_of_older_file(),
+            Some(PlaStart {
+                fit_intercept: true,
+                from_zero: false
+            })
+        );
     }
 
     #[test]
