@@ -732,7 +732,7 @@ mod tests {
             .max_iter(50);
         let dense = sgd.fit(&data).unwrap();
         let sparse = sgd
-            .fit(&crate::linear::perceptron::tests::sparse_copy(&data))
+            .fit(&crate::linear::binary::tests::sparse_copy(&data))
             .unwrap();
         assert_eq!(dense.coef(), sparse.coef());
         assert_eq!(dense.intercept(), sparse.intercept());
