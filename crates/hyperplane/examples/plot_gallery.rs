@@ -22,7 +22,7 @@ use hyperplane::linear::experiment::{self, LearningCurveSetup};
 use hyperplane::linear::Perceptron;
 use hyperplane::pipeline::PipelineSpec;
 use hyperplane::plot::{self, BoundaryOptions, LineChart, PlaOptions};
-use hyperplane::select::{learning_curve, TrainSizes};
+use hyperplane::select::TrainSizes;
 use hyperplane::theory::HypothesisSet;
 use hyperplane::{Error, Features, Result};
 use ndarray::{Array2, Axis};
@@ -105,7 +105,7 @@ fn main() -> Result<()> {
 
     let digits = data("digits.csv")?;
     let spec = PipelineSpec::new("gaussian-nb")?;
-    let curve = learning_curve(&spec, &digits, &TrainSizes::Steps(10), 5, 0)?;
+    let curve = spec.learning_curve(&digits, &TrainSizes::Steps(10), 5, 0)?;
     let svg = plot::learning_curve_svg(&curve, "Learning curve: Gaussian NB on digits", 800, 600)?;
     let path = out.join("learning_curve.svg");
     plot::write_svg(&path, &svg)?;

@@ -8,7 +8,7 @@ use hyperplane::estimator::Classifier;
 use hyperplane::linear::experiment::{self, LearningCurveSetup};
 use hyperplane::linear::{Order, Perceptron};
 use hyperplane::plot::{self, BoundaryOptions, LineChart, PlaOptions};
-use hyperplane::select::{learning_curve, TrainSizes};
+use hyperplane::select::TrainSizes;
 use hyperplane::theory::HypothesisSet;
 use hyperplane::{Error, Features, Result};
 use serde_json::json;
@@ -447,7 +447,7 @@ fn learning_curve_plot(a: LearningCurveArgs) -> Result<String> {
     let data = read_training(&a.data)?;
     let curve = {
         let _s = Step::start(&format!("fitting {} on every size and fold", a.model));
-        learning_curve(&spec, &data, &sizes, a.folds, a.seed)?
+        spec.learning_curve(&data, &sizes, a.folds, a.seed)?
     };
     let title = a.picture.title.clone().unwrap_or_else(|| {
         format!(

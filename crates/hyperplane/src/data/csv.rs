@@ -26,7 +26,7 @@ use ::csv::{ReaderBuilder, StringRecord, Trim};
 
 use crate::data::input::{Column, LabelledInput, RawInput, Table};
 use crate::data::labels::Label;
-use crate::data::read::{LabelColumn, MissingPolicy, ReadOptions};
+use crate::data::options::{LabelColumn, MissingPolicy, ReadOptions};
 use crate::error::{Error, Result};
 
 /// Rows after the first that header detection looks at.
@@ -389,7 +389,6 @@ fn type_column(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::read::LabelColumn;
     use std::path::PathBuf;
 
     fn parse_str(s: &str, opts: &ReadOptions) -> Result<(Table, Option<Vec<Label>>)> {

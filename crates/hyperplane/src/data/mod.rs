@@ -6,6 +6,7 @@ pub mod input;
 pub mod labels;
 pub mod libsvm;
 pub mod matrix;
+mod options;
 pub mod read;
 pub mod split;
 pub mod text_files;

@@ -193,17 +193,20 @@ fn collect_files(dir: &Path, out: &mut Vec<Entry>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::{DocumentFiles, Documents};
 
-    /// The text of each document of a folder's input, read as a vectorizer reads it.
+    /// The text of each document of a folder's input: its file read by [`read_document`]
+    /// and decoded lossily, as the vectorizers' document files do.
     fn texts(input: &RawInput) -> Vec<String> {
         let RawInput::Files(files) = input else {
             panic!("a folder gives files, not {input:?}")
         };
-        let docs = DocumentFiles(files);
         let mut buf = Vec::new();
-        (0..docs.len())
-            .map(|i| docs.with_text(i, &mut buf, str::to_string).unwrap())
+        files
+            .iter()
+            .map(|path| {
+                read_document(path, &mut buf).unwrap();
+                String::from_utf8_lossy(&buf).into_owned()
+            })
             .collect()
     }
 
@@ -340,12 +343,8 @@ mod tests {
             unreachable!()
         };
         let mut buf = Vec::new();
-        let e = DocumentFiles(files)
-            .with_text(0, &mut buf, |_| ())
-            .unwrap_err();
+        let e = read_document(&files[0], &mut buf).unwrap_err();
         assert!(matches!(e, Error::Io { .. }));
-        assert!(e.to_string().contains("gone.txt"), "{e}");
-        let e = read_document(&gone, &mut buf).unwrap_err();
         assert!(e.to_string().contains(&gone.display().to_string()), "{e}");
     }
 }

@@ -136,6 +136,11 @@ pub fn axpy(y: &mut [f64], a: f64, x: &[f64]) {
     }
 }
 
+/// `x *= a`.
+pub fn scale(x: &mut [f64], a: f64) {
+    x.iter_mut().for_each(|v| *v *= a);
+}
+
 /// `||x||_2`, scaled so that it neither overflows nor underflows.
 pub fn norm2(x: &[f64]) -> f64 {
     let big = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));

@@ -1,6 +1,7 @@
-//! Dense linear algebra for least squares: Householder QR (plain, column-pivoted and
+//! Linear algebra for least squares: Householder QR (plain, column-pivoted and
 //! tall-skinny), one-sided Jacobi SVD, triangular solves and the complete orthogonal
-//! decomposition, on a small column-major [`Matrix`].
+//! decomposition, on a small column-major [`Matrix`]; and [`lsqr`], which reads its
+//! matrix only through products (a [`LinearOperator`]), for sparse problems.
 //!
 //! ## How a least-squares problem uses it
 //!
@@ -27,12 +28,15 @@
 
 mod cod;
 mod householder;
+mod lsqr;
 mod matrix;
 mod qr;
 mod svd;
 mod triangular;
 
 pub use cod::min_norm_lstsq;
+pub use lsqr::{lsqr, LinearOperator};
+pub(crate) use matrix::scale;
 pub use matrix::Matrix;
 pub use qr::{tall_r, Qr, RowQr};
 pub use svd::Svd;

@@ -188,3 +188,42 @@ fn triangular_solves_invert_r_and_its_transpose() {
     solve_upper_transposed(&r, &mut y);
     assert!(max_abs_diff(&r.transpose().matmul(&y), &b) < 1e-12);
 }
+
+/// `A` itself as an operator.
+impl LinearOperator for Matrix {
+    fn n_cols(&self) -> usize {
+        self.cols()
+    }
+    fn apply(&self, v: &[f64], out: &mut [f64]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = (0..self.cols()).map(|j| self[(i, j)] * v[j]).sum();
+        }
+    }
+    fn apply_transpose(&self, u: &[f64], out: &mut [f64]) {
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = self.col(j).iter().zip(u).map(|(a, b)| a * b).sum();
+        }
+    }
+}
+
+#[test]
+fn lsqr_reaches_the_minimum_norm_solution() {
+    // full rank, then rank 1 (columns a, a, 2a): the same answers as the direct solver
+    let a = random(8, 1, 7);
+    for x in [
+        random(30, 4, 3),
+        Matrix::from_fn(8, 3, |i, j| a[(i, 0)] * [1.0, 1.0, 2.0][j]),
+    ] {
+        let b = random(x.rows(), 1, 9);
+        let (w, iterations, converged) = lsqr(&x, b.col(0), 0.0, 1e-12, 100);
+        assert!(converged && iterations <= x.cols() + 1, "{iterations}");
+        let (direct, _) = min_norm_lstsq(&x, &b, 1e-12);
+        for (j, v) in w.iter().enumerate() {
+            assert!(
+                (v - direct[(j, 0)]).abs() < 1e-9,
+                "{v} vs {}",
+                direct[(j, 0)]
+            );
+        }
+    }
+}

@@ -4,8 +4,9 @@
 //! f(w) = 1/2 ||w||^2 + C sum_n c_n err_n(w)
 //! ```
 //!
-//! (`c_n` the row weight, the intercepts not in `||w||^2`), its [`Training`] params, and
-//! the stopping rules of each solver:
+//! (`c_n` the row weight, the intercepts not in `||w||^2`), its [`Training`] params with
+//! their builder setters, the model of a data set of one class, and the stopping rules of
+//! each solver:
 //!
 //! | solver | converged when |
 //! |---|---|
@@ -17,8 +18,11 @@
 //! plus `||w||^2 / (2 C sum_n c_n)`) with `gtol = tol` and `ftol = 64 eps`; the minimiser
 //! is the same, and the rule above is its rule on our scale.
 
+use ndarray::{Array1, Array2};
+
+use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::linear::ClassWeight;
+use crate::linear::{ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, Evaluator, GradNorm, Objective, Settings, Solver};
 use crate::param::Params;
 
@@ -133,4 +137,73 @@ impl Training {
         };
         self.solver.minimize(&mut eval, w0, &settings)
     }
+}
+
+/// Builder setters for the [`Training`] params of a params struct with a `training` field.
+macro_rules! training_setters {
+    ($t:ty) => {
+        impl $t {
+            /// Sets `C`.
+            pub fn c(mut self, c: f64) -> Self {
+                self.training.c = c;
+                self
+            }
+            /// Learns a free intercept or none.
+            pub fn fit_intercept(mut self, on: bool) -> Self {
+                self.training.fit_intercept = on;
+                self
+            }
+            /// Sets the class weights.
+            pub fn class_weight(mut self, w: $crate::linear::ClassWeight) -> Self {
+                self.training.class_weight = w;
+                self
+            }
+            /// Sets the solver.
+            pub fn solver(mut self, s: $crate::optim::Solver) -> Self {
+                self.training.solver = s;
+                self
+            }
+            /// Sets the stopping tolerance.
+            pub fn tol(mut self, tol: f64) -> Self {
+                self.training.tol = tol;
+                self
+            }
+            /// Sets the iteration budget.
+            pub fn max_iter(mut self, n: usize) -> Self {
+                self.training.max_iter = n;
+                self
+            }
+            /// Sets the gradient-descent step.
+            pub fn step(mut self, step: f64) -> Self {
+                self.training.step = Some(step);
+                self
+            }
+            /// Starts from these parameters (weights, then intercepts).
+            pub fn init(mut self, w: Vec<f64>) -> Self {
+                self.training.init = Some(w);
+                self
+            }
+        }
+    };
+}
+pub(super) use training_setters;
+
+/// The number of rows of each class.
+pub(crate) fn class_counts(data: &Dataset) -> Vec<usize> {
+    let mut counts = vec![0; data.classes().len()];
+    for &t in data.targets() {
+        counts[t] += 1;
+    }
+    counts
+}
+
+/// A model that predicts its only class (a data set of one class).
+pub(crate) fn single_class_model(data: &Dataset, link: Link) -> Result<LinearModel> {
+    LinearModel::new(
+        data.classes().to_vec(),
+        Array2::zeros((1, data.n_features())),
+        Array1::zeros(1),
+        link,
+        Convergence::default(),
+    )
 }

@@ -29,7 +29,7 @@ use ndarray::{Array1, Array2};
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
-use crate::linear::cross_entropy::Training;
+use crate::linear::cross_entropy::{class_counts, single_class_model, training_setters, Training};
 use crate::linear::sgd::{self, LearningRate, SgdProblem, SgdWeights, Stopping};
 use crate::linear::{row_weights, signed_targets, LinearModel, Link, Loss};
 use crate::numeric::log1pexp_sigmoid;
@@ -100,55 +100,6 @@ impl Default for LogisticRegression {
 
 /// The exponent of `learning_rate=invscaling` with `solver=sgd` (scikit-learn's default).
 const SGD_POWER_T: f64 = 0.5;
-
-/// Builder setters for the [`Training`] params of a params struct with a `training` field.
-macro_rules! training_setters {
-    ($t:ty) => {
-        impl $t {
-            /// Sets `C`.
-            pub fn c(mut self, c: f64) -> Self {
-                self.training.c = c;
-                self
-            }
-            /// Learns a free intercept or none.
-            pub fn fit_intercept(mut self, on: bool) -> Self {
-                self.training.fit_intercept = on;
-                self
-            }
-            /// Sets the class weights.
-            pub fn class_weight(mut self, w: $crate::linear::ClassWeight) -> Self {
-                self.training.class_weight = w;
-                self
-            }
-            /// Sets the solver.
-            pub fn solver(mut self, s: $crate::optim::Solver) -> Self {
-                self.training.solver = s;
-                self
-            }
-            /// Sets the stopping tolerance.
-            pub fn tol(mut self, tol: f64) -> Self {
-                self.training.tol = tol;
-                self
-            }
-            /// Sets the iteration budget.
-            pub fn max_iter(mut self, n: usize) -> Self {
-                self.training.max_iter = n;
-                self
-            }
-            /// Sets the gradient-descent step.
-            pub fn step(mut self, step: f64) -> Self {
-                self.training.step = Some(step);
-                self
-            }
-            /// Starts from these parameters (weights, then intercepts).
-            pub fn init(mut self, w: Vec<f64>) -> Self {
-                self.training.init = Some(w);
-                self
-            }
-        }
-    };
-}
-pub(super) use training_setters;
 
 training_setters!(LogisticRegression);
 
@@ -495,26 +446,6 @@ impl Problem<'_> {
     }
 }
 
-/// The number of rows of each class.
-pub(crate) fn class_counts(data: &Dataset) -> Vec<usize> {
-    let mut counts = vec![0; data.classes().len()];
-    for &t in data.targets() {
-        counts[t] += 1;
-    }
-    counts
-}
-
-/// A model that predicts its only class (a data set of one class).
-pub(crate) fn single_class_model(data: &Dataset, link: Link) -> Result<LinearModel> {
-    LinearModel::new(
-        data.classes().to_vec(),
-        Array2::zeros((1, data.n_features())),
-        Array1::zeros(1),
-        link,
-        Convergence::default(),
-    )
-}
-
 impl Fit for LogisticRegression {
     type Model = LinearModel;
     fn fit(&self, data: &Dataset) -> Result<LinearModel> {
@@ -732,7 +663,7 @@ mod tests {
             .max_iter(50);
         let dense = sgd.fit(&data).unwrap();
         let sparse = sgd
-            .fit(&crate::linear::perceptron::tests::sparse_copy(&data))
+            .fit(&crate::linear::binary::tests::sparse_copy(&data))
             .unwrap();
         assert_eq!(dense.coef(), sparse.coef());
         assert_eq!(dense.intercept(), sparse.intercept());

@@ -10,6 +10,7 @@
 //! - Every learner honours sample weights and class weights through one per-row weight
 //!   `w_n = sample_weight_n * class_weight_{y_n}` ([`row_weights`]).
 
+mod binary;
 mod cross_entropy;
 pub mod experiment;
 mod family;

@@ -19,7 +19,7 @@
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::estimator::Fit;
-use crate::linear::perceptron::{
+use crate::linear::binary::{
     binary_model, check_eta, initial_weights, linear_params, BinaryFit, Step, Walk,
 };
 use crate::linear::{ClassWeight, LinearModel, Link};
@@ -98,7 +98,7 @@ mod tests {
     use super::*;
     use crate::data::{Features, Label};
     use crate::estimator::Classifier;
-    use crate::linear::perceptron::tests::separable;
+    use crate::linear::binary::tests::separable;
     use crate::linear::Perceptron;
     use crate::param::Params;
     use ndarray::Array2;

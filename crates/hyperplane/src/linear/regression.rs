@@ -18,7 +18,7 @@
 //!     solves the augmented least squares `[R; sqrt(alpha) I] w ~ [z; 0]` by QR.
 //!
 //!   `rank` and the singular values of the (centred, weighted) design are reported.
-//! - **sparse** `X`: LSQR (Paige and Saunders, 1982) from `w_0 = 0`, which converges to
+//! - **sparse** `X`: [LSQR](crate::linalg::lsqr) (Paige and Saunders, 1982) from `w_0 = 0`, which converges to
 //!   the minimum-norm least-squares solution; ridge is damped LSQR with `damp =
 //!   sqrt(alpha)`. The centring `X - 1 xbar^T` is applied implicitly inside the products
 //!   `A v` and `A^T u`, so the matrix is never densified. The iterations are reported.
@@ -33,7 +33,9 @@ use serde::{Deserialize, Serialize};
 use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{Fit, Regressor};
-use crate::linalg::{min_norm_lstsq, solve_upper, tall_r, Matrix, RowQr, Svd};
+use crate::linalg::{
+    lsqr, min_norm_lstsq, scale, solve_upper, tall_r, LinearOperator, Matrix, RowQr, Svd,
+};
 use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::transform::check_weights;
@@ -528,6 +530,12 @@ impl CenteredScaled<'_> {
     fn row_scale(&self, i: usize) -> f64 {
         self.scale.as_ref().map_or(1.0, |s| s[i])
     }
+}
+
+impl LinearOperator for CenteredScaled<'_> {
+    fn n_cols(&self) -> usize {
+        self.x.n_cols()
+    }
     /// `out = A v`: `out_i = s_i (x_i.v - xbar.v)`.
     fn apply(&self, v: &[f64], out: &mut [f64]) {
         let shift: f64 = self.mean.iter().zip(v).map(|(a, b)| a * b).sum();
@@ -550,105 +558,6 @@ impl CenteredScaled<'_> {
     }
 }
 
-fn norm(v: &[f64]) -> f64 {
-    v.iter().map(|a| a * a).sum::<f64>().sqrt()
-}
-
-fn scale_in_place(v: &mut [f64], by: f64) {
-    v.iter_mut().for_each(|a| *a *= by);
-}
-
-/// LSQR for `min ||A w - b||^2 + damp^2 ||w||^2` from `w = 0` (Paige and Saunders 1982,
-/// the bidiagonalisation and stopping rules of their algorithm with `atol = btol = tol`):
-/// stop when `||r|| <= tol (||b|| + ||A|| ||w||)` or `||A^T r|| <= tol ||A|| ||r||`.
-/// Returns the weights, the iterations and whether a stopping rule held.
-fn lsqr(
-    op: &CenteredScaled,
-    b: &[f64],
-    damp: f64,
-    tol: f64,
-    max_iter: usize,
-) -> (Vec<f64>, usize, bool) {
-    let p = op.x.n_cols();
-    let mut x = vec![0.0; p];
-    let mut u = b.to_vec();
-    let mut beta = norm(&u);
-    if beta == 0.0 {
-        return (x, 0, true);
-    }
-    scale_in_place(&mut u, 1.0 / beta);
-    let mut v = vec![0.0; p];
-    op.apply_transpose(&u, &mut v);
-    let mut alpha = norm(&v);
-    if alpha == 0.0 {
-        return (x, 0, true);
-    }
-    scale_in_place(&mut v, 1.0 / alpha);
-    let mut w = v.clone();
-    let (mut rhobar, mut phibar, bnorm) = (alpha, beta, beta);
-    let (mut anorm, mut xxnorm, mut zeta, mut cs2, mut sn2, mut res2) =
-        (0.0f64, 0.0f64, 0.0, -1.0, 0.0, 0.0);
-    let mut tmp_u = vec![0.0; u.len()];
-    let mut tmp_v = vec![0.0; p];
-    for itn in 1..=max_iter {
-        // Bidiagonalisation: beta u = A v - alpha u, alpha v = A^T u - beta v.
-        op.apply(&v, &mut tmp_u);
-        u.iter_mut()
-            .zip(&tmp_u)
-            .for_each(|(a, t)| *a = t - alpha * *a);
-        beta = norm(&u);
-        if beta > 0.0 {
-            scale_in_place(&mut u, 1.0 / beta);
-            anorm = (anorm * anorm + alpha * alpha + beta * beta + damp * damp).sqrt();
-            op.apply_transpose(&u, &mut tmp_v);
-            v.iter_mut()
-                .zip(&tmp_v)
-                .for_each(|(a, t)| *a = t - beta * *a);
-            alpha = norm(&v);
-            if alpha > 0.0 {
-                scale_in_place(&mut v, 1.0 / alpha);
-            }
-        }
-        // Eliminate the damping, then the subdiagonal, by plane rotations.
-        let rhobar1 = rhobar.hypot(damp);
-        let (cs1, sn1) = (rhobar / rhobar1, damp / rhobar1);
-        let psi = sn1 * phibar;
-        phibar *= cs1;
-        let rho = rhobar1.hypot(beta);
-        let (cs, sn) = (rhobar1 / rho, beta / rho);
-        let theta = sn * alpha;
-        rhobar = -cs * alpha;
-        let phi = cs * phibar;
-        phibar *= sn;
-        let tau = sn * phi;
-        let (t1, t2) = (phi / rho, -theta / rho);
-        for j in 0..p {
-            x[j] += t1 * w[j];
-            w[j] = v[j] + t2 * w[j];
-        }
-        // ||x|| by the second rotation, ||r|| and ||A^T r|| for the stopping rules.
-        let delta = sn2 * rho;
-        let gambar = -cs2 * rho;
-        let rhs = phi - delta * zeta;
-        let zbar = rhs / gambar;
-        let xnorm = (xxnorm + zbar * zbar).sqrt();
-        let gamma = gambar.hypot(theta);
-        cs2 = gambar / gamma;
-        sn2 = theta / gamma;
-        zeta = rhs / gamma;
-        xxnorm += zeta * zeta;
-        res2 += psi * psi;
-        let rnorm = (phibar * phibar + res2).sqrt();
-        let arnorm = alpha * tau.abs();
-        let small_residual = rnorm <= tol * (bnorm + anorm * xnorm);
-        let small_gradient = arnorm <= tol * anorm * rnorm;
-        if small_residual || small_gradient || alpha == 0.0 || beta == 0.0 {
-            return (x, itn, true);
-        }
-    }
-    (x, max_iter, false)
-}
-
 /// Weighted column means of `x`: `xbar_j = sum_i c_i x_ij / sum_i c_i`.
 fn weighted_column_means<M: RowAccess>(m: &M, weights: Option<&[f64]>) -> Vec<f64> {
     let mut sum = vec![0.0; m.n_cols()];
@@ -658,7 +567,7 @@ fn weighted_column_means<M: RowAccess>(m: &M, weights: Option<&[f64]>) -> Vec<f6
         m.add_row_scaled(i, c, &mut sum);
         total += c;
     }
-    scale_in_place(&mut sum, 1.0 / total);
+    scale(&mut sum, 1.0 / total);
     sum
 }
 
@@ -670,6 +579,6 @@ fn weighted_mean_rows(y: ArrayView2<f64>, weights: Option<&[f64]>) -> Vec<f64> {
         sum.iter_mut().zip(row).for_each(|(s, v)| *s += c * v);
         total += c;
     }
-    scale_in_place(&mut sum, 1.0 / total);
+    scale(&mut sum, 1.0 / total);
     sum
 }

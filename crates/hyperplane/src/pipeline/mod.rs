@@ -24,6 +24,7 @@
 
 mod evaluate;
 mod fitted;
+mod learning_curve;
 mod spec;
 mod tune;
 

@@ -1,10 +1,13 @@
-//! Model selection: cross-validation and grid search, independent of any model.
+//! Model selection: cross-validation, grid search and learning curves, independent of any
+//! model.
 //!
-//! Both take folds of row indices (from [`crate::data::split`]) and a *score closure*
-//! `score(train, test)` (grid search: `score(params, train, test)`) that fits whatever it
-//! likes on the training rows and returns a score on the test rows, higher being better
-//! (an accuracy, or a negated loss such as `-log_loss`). This module never sees a model,
-//! so it serves every family, any input (tables, documents, matrices) and pipelines alike.
+//! The first two take folds of row indices (from [`crate::data::split`]) and a *score
+//! closure* `score(train, test)` (grid search: `score(params, train, test)`) that fits
+//! whatever it likes on the training rows and returns a score on the test rows, higher
+//! being better (an accuracy, or a negated loss such as `-log_loss`); [`learning_curve`]
+//! takes an error closure `errors(train, test)` over row indices in the same way. This
+//! module never sees a model, so it serves every family, any input (tables, documents,
+//! matrices) and pipelines alike.
 //!
 //! ## Formulas
 //!

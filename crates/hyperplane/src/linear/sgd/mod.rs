@@ -20,7 +20,7 @@ use ndarray::Array2;
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
-use crate::linear::perceptron::{binary_model, linear_params, BinaryFit};
+use crate::linear::binary::{binary_model, linear_params, BinaryFit};
 use crate::linear::{row_weights, ClassWeight, LinearModel, Link, Loss};
 use crate::optim::Convergence;
 
@@ -246,7 +246,7 @@ impl SgdState {
 mod tests {
     use super::*;
     use crate::estimator::Classifier;
-    use crate::linear::perceptron::tests::{separable, sparse_copy};
+    use crate::linear::binary::tests::{separable, sparse_copy};
     use crate::param::Params;
     use crate::rng::Rng;
 
