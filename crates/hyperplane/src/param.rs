@@ -731,7 +731,7 @@ macro_rules! params {
 
 /// Declares a plain params struct (every field a parameter) with its defaults as text:
 /// derives the struct, `Default` (from the declared defaults), one builder setter per
-/// field, and the schema through [`params!`](crate::params).
+/// field, the name `KIND`, and the schema through [`params!`](crate::params).
 ///
 /// ```text
 /// params_struct! {
@@ -777,6 +777,8 @@ macro_rules! params_struct {
         }
 
         impl $name {
+            /// The component's name; a model's kind, as `--model` spells it.
+            pub const KIND: &'static str = $component;
             $(
                 #[doc = concat!("Sets `", stringify!($field), "`:", $($doc),*)]
                 pub fn $field(mut self, $field: $fty) -> Self {
@@ -917,7 +919,7 @@ mod tests {
         assert_eq!(schema[1].kind, "auto or a value");
         assert_eq!(schema[0].meaning, "a rate");
         assert_eq!(schema[0].range, "finite, `> 0`");
-        check_schema("toy", Toy::default).unwrap();
+        check_schema(Toy::KIND, Toy::default).unwrap();
     }
 
     #[test]

@@ -17,30 +17,6 @@ use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link}
 use crate::optim::Convergence;
 use crate::rng::Rng;
 
-/// Declares a linear learner's params struct with its defaults (as text, with ranges and
-/// meanings: see [`params_struct!`](crate::params_struct)) and its kind name `KIND`.
-macro_rules! linear_params {
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident as $kind:literal {
-            $($body:tt)*
-        }
-    ) => {
-        $crate::params_struct! {
-            $(#[$meta])*
-            pub struct $name as $kind {
-                $($body)*
-            }
-        }
-
-        impl $name {
-            /// The model kind, as `--model` spells it.
-            pub const KIND: &'static str = $kind;
-        }
-    };
-}
-pub(super) use linear_params;
-
 /// What one step of a mistake walk found.
 pub(super) enum Step {
     /// Row `n` is misclassified by the current weights.

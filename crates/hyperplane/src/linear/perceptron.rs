@@ -30,9 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
-use crate::linear::binary::{
-    binary_model, check_eta, initial_weights, linear_params, BinaryFit, Step, Walk,
-};
+use crate::linear::binary::{binary_model, check_eta, initial_weights, BinaryFit, Step, Walk};
 use crate::linear::{ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::rng::Rng;
@@ -71,7 +69,7 @@ impl std::fmt::Display for Order {
 
 crate::param::choice_value!(Order = ["cyclic", "random"]);
 
-linear_params! {
+crate::params_struct! {
     /// Params of the perceptron learning algorithm.
     ///
     /// Either budget stops a walk that does not converge; the defaults are far above what

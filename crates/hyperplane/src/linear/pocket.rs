@@ -19,15 +19,13 @@
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::estimator::Fit;
-use crate::linear::binary::{
-    binary_model, check_eta, initial_weights, linear_params, BinaryFit, Step, Walk,
-};
+use crate::linear::binary::{binary_model, check_eta, initial_weights, BinaryFit, Step, Walk};
 use crate::linear::{ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::rng::Rng;
 use crate::with_rows;
 
-linear_params! {
+crate::params_struct! {
     /// Params of the pocket algorithm.
     ///
     /// 1000 updates is ten to twenty times the budgets of the courses' pocket exercises

@@ -20,11 +20,11 @@ use ndarray::Array2;
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
-use crate::linear::binary::{binary_model, linear_params, BinaryFit};
+use crate::linear::binary::{binary_model, BinaryFit};
 use crate::linear::{row_weights, ClassWeight, LinearModel, Link, Loss};
 use crate::optim::Convergence;
 
-linear_params! {
+crate::params_struct! {
     /// Params of the SGD classifier (binary; wrap it for more classes). The defaults are
     /// scikit-learn's `SGDClassifier` (penalty `l2`).
     pub struct Sgd as "sgd" {
