@@ -21,6 +21,10 @@
 
 use crate::error::{Error, Result};
 
+/// The most threads a pool is built with: far above any core count, far below what would
+/// exhaust the operating system's threads or memory.
+pub const MAX_THREADS: usize = 1024;
+
 /// How many threads a computation may use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Threads {
@@ -42,6 +46,11 @@ impl Threads {
         match self {
             Threads::All => Ok(f()),
             Threads::Count(0) => Err(Error::param("threads", 0, "must be >= 1 (or auto)")),
+            Threads::Count(n) if n > MAX_THREADS => Err(Error::param(
+                "threads",
+                n,
+                format!("at most {MAX_THREADS} (each thread is an operating-system thread with its own stack)"),
+            )),
             Threads::Count(n) => {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(n)

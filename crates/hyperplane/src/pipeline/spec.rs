@@ -81,10 +81,17 @@ crate::params! {
         multiclass = "ova", "`ova`, `ovo`" => multiclass;
         /// start PLA, pocket or logistic regression from linear regression's weights
         init = "zero", "`zero`, `linreg`" => init;
-        /// the degree `Q` of the polynomial transform `Phi_Q` applied before the model
-        poly = "none", "`none` or `>= 1`" => poly;
+        /// the degree `Q` of the polynomial transform `Phi_Q` applied before the model (`0`: none)
+        poly = "none", "`none`, `0`, or `>= 1`" => poly;
         /// threads of the fit: `auto` is all cores (or `RAYON_NUM_THREADS`); the model is the same for any count
         threads = "auto", at_least_1 => threads as Auto;
+    }
+}
+
+impl PipelineOptions {
+    /// The degree of `Phi_Q`, when one is applied (`poly=0` is none, as `none` is).
+    fn degree(&self) -> Option<usize> {
+        self.poly.filter(|&q| q > 0)
     }
 }
 
@@ -470,7 +477,7 @@ impl PipelineSpec {
                     .filter(|(n, _)| !hidden("discretizer", n)),
             );
         }
-        if let Some(q) = c.pipeline.poly {
+        if let Some(q) = c.pipeline.degree() {
             preprocessing.push(("poly".into(), q.to_string()));
         }
         if c.pipeline.scale != Scaling::None {
@@ -546,7 +553,7 @@ impl Components {
                 specs.push(Transform::Discretize(d));
             }
         }
-        if let Some(q) = self.pipeline.poly {
+        if let Some(q) = self.pipeline.degree() {
             specs.push(Transform::Poly(PolynomialFeatures {
                 degree: q,
                 ..PolynomialFeatures::default()
@@ -857,6 +864,17 @@ mod tests {
                 from_zero: false
             })
         );
+    }
+
+    #[test]
+    fn poly_zero_is_no_transform() {
+        let zero = spec("perceptron", &[("poly", "0")])
+            .unwrap()
+            .fit(&mail())
+            .unwrap();
+        let none = spec("perceptron", &[]).unwrap().fit(&mail()).unwrap();
+        assert_eq!(zero.transforms().len(), 0);
+        assert_eq!(zero.preprocessing(), none.preprocessing());
     }
 
     #[test]
