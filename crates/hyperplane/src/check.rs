@@ -126,7 +126,7 @@ impl Subject<'_> {
     fn fit(&self, ds: &Dataset) -> Result<Model, Error> {
         if self.regressor {
             let y = Array2::from_shape_fn((ds.n_samples(), 1), |(i, _)| ds.targets()[i] as f64);
-            self.learner.fit_regression(ds.x(), y.view(), ds.weights())
+            self.learner.fit(&ds.with_values(y)?)
         } else {
             self.learner.fit(ds)
         }

@@ -4,13 +4,23 @@
 //! [`Fit`]: `fit` validates the params, checks the data and returns a fitted model. A
 //! fitted classifier implements [`Classifier`], a fitted regressor [`Regressor`]; every
 //! method returns `Result` and checks the feature count, so nothing panics on user input.
+//!
+//! The registry sees every family through two object-safe traits: [`Learn`] (a learner of
+//! any kind, with its parameters) and [`FittedModel`] (a fitted model of any kind, saved
+//! and read back by its family's tag). A family declares itself in one [`Family`] value
+//! beside its code; the pipeline lists the families, one line each.
+
+use std::any::Any;
+use std::fmt::Debug;
 
 use ndarray::Array2;
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::data::{Dataset, Features, Label};
 use crate::error::Result;
 use crate::numeric;
+use crate::param::Params;
 
 /// Params that can be fitted to a data set.
 pub trait Fit {
@@ -131,5 +141,157 @@ impl KindInfo {
             categorical_input: true,
             ..self
         }
+    }
+}
+
+/// A learner of any family, as the registry and the pipeline drive it: a params struct
+/// (or a family's enum of them) behind one object-safe interface.
+pub trait Learn: AsParams + AsAny + CloneLearn + Debug + Send + Sync {
+    /// The registry entry of its kind.
+    fn info(&self) -> &'static KindInfo;
+    /// Fits on `data`: its classes for a classifier, its real-valued targets
+    /// ([`Dataset::values`]) for a regressor.
+    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>>;
+    /// Whether the fitted model depends on the order of the training rows beyond rounding
+    /// (mistake-driven and stochastic learners).
+    fn depends_on_row_order(&self) -> bool {
+        false
+    }
+    /// The learner without its class weights, with the weight they and the sample weights
+    /// give each row of `data`: a multiclass reduction applies them once, on the original
+    /// classes, so every sub-problem sees the same per-row costs. `None` when the learner
+    /// has no class weights (or uniform ones).
+    fn split_class_weight(&self, _data: &Dataset) -> Result<Option<Unweighted>> {
+        Ok(None)
+    }
+    /// The learner started from the least-squares weights of binary `data` (the courses'
+    /// initialisation of PLA, pocket and logistic regression); `None` for a learner that
+    /// has no starting weights.
+    fn warm_started(&self, _data: &Dataset) -> Result<Option<Box<dyn Learn>>> {
+        Ok(None)
+    }
+}
+
+/// A learner without its class weights, with the weight of each row they stood for.
+pub type Unweighted = (Box<dyn Learn>, Vec<f64>);
+
+/// A fitted model of any family: what a pipeline holds and a model file stores, under its
+/// family's [`Family::model_tag`].
+pub trait FittedModel: erased_serde::Serialize + AsAny + CloneModel + Debug + Send + Sync {
+    /// The name of its body in model files.
+    fn tag(&self) -> &'static str;
+    /// The number of features it was fitted on.
+    fn n_features(&self) -> usize;
+    /// The model as a classifier, when it is one.
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        None
+    }
+    /// The model as a regressor, when it is one.
+    fn as_regressor(&self) -> Option<&dyn Regressor> {
+        None
+    }
+    /// The `k` most indicative features of each class, as `(feature index, score)`.
+    fn top_features(&self, _k: usize) -> Vec<Vec<(usize, f64)>> {
+        Vec::new()
+    }
+    /// What the scores of [`FittedModel::top_features`] mean.
+    fn top_feature_score(&self) -> &'static str {
+        ""
+    }
+    /// `P(y)` per class, when the model has class priors.
+    fn class_priors(&self) -> Option<Vec<f64>> {
+        None
+    }
+    /// What `inspect` shows about the model beyond its classes and features: `(what,
+    /// value)` lines.
+    fn details(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+erased_serde::serialize_trait_object!(FittedModel);
+
+/// A family of model kinds, as it declares itself beside its code.
+pub struct Family {
+    /// Its kinds.
+    pub kinds: &'static [KindInfo],
+    /// A learner of one of its kinds with default params (`None` for another name).
+    pub learner: fn(&str) -> Option<Box<dyn Learn>>,
+    /// The name of its fitted models' bodies in model files.
+    pub model_tag: &'static str,
+    /// Reads one such body.
+    pub read_model: ModelReader,
+}
+
+/// Reads a fitted model's body from a model file.
+pub type ModelReader = fn(
+    &mut dyn erased_serde::Deserializer,
+) -> std::result::Result<Box<dyn FittedModel>, erased_serde::Error>;
+
+/// The [`ModelReader`] of a model type that deserializes itself.
+pub fn read_model<M: FittedModel + DeserializeOwned>(
+    d: &mut dyn erased_serde::Deserializer,
+) -> std::result::Result<Box<dyn FittedModel>, erased_serde::Error> {
+    Ok(Box::new(erased_serde::deserialize::<M>(d)?))
+}
+
+/// The learner of a family's kind: `make(kind)` boxed, `None` on an unknown kind.
+pub fn boxed_learner<L: Learn + 'static>(
+    make: fn(&str) -> Result<L>,
+    kind: &str,
+) -> Option<Box<dyn Learn>> {
+    make(kind).ok().map(|l| Box::new(l) as Box<dyn Learn>)
+}
+
+/// Borrowing a value as its parameters (every [`Params`] type has it).
+pub trait AsParams {
+    /// The parameters.
+    fn as_params(&self) -> &dyn Params;
+    /// The parameters, to set.
+    fn as_params_mut(&mut self) -> &mut dyn Params;
+}
+
+impl<T: Params> AsParams for T {
+    fn as_params(&self) -> &dyn Params {
+        self
+    }
+    fn as_params_mut(&mut self) -> &mut dyn Params {
+        self
+    }
+}
+
+/// Borrowing a value as [`Any`], to reach a family's own type behind a trait object.
+pub trait AsAny: Any {
+    /// The value as `Any`.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Cloning a boxed learner (every `Clone` learner has it).
+pub trait CloneLearn {
+    /// A boxed copy.
+    fn clone_learn(&self) -> Box<dyn Learn>;
+}
+
+impl<T: Learn + Clone + 'static> CloneLearn for T {
+    fn clone_learn(&self) -> Box<dyn Learn> {
+        Box::new(self.clone())
+    }
+}
+
+/// Cloning a boxed fitted model (every `Clone` model has it).
+pub trait CloneModel {
+    /// A boxed copy.
+    fn clone_model(&self) -> Box<dyn FittedModel>;
+}
+
+impl<T: FittedModel + Clone + 'static> CloneModel for T {
+    fn clone_model(&self) -> Box<dyn FittedModel> {
+        Box::new(self.clone())
     }
 }

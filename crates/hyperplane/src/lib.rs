@@ -78,8 +78,8 @@
 //! assert_eq!(pla.predict(data.x())?, y);
 //! let logistic = LogisticRegression::default().c(10.0).fit(&data)?;
 //! assert!(logistic.predict_proba(data.x())?[[0, 1]] > 0.9);   // P(y = 1 | x_1)
-//! let targets = array![[3.0], [5.0], [-2.5], [-3.0]];
-//! let ls = LinearRegression::default().fit_xy(data.x(), targets.view(), None)?;
+//! let targets = data.with_values(array![[3.0], [5.0], [-2.5], [-3.0]])?;  // real-valued
+//! let ls = LinearRegression::default().fit(&targets)?;
 //! assert_eq!(ls.predict(data.x())?.dim(), (4, 1));
 //! # Ok::<(), hyperplane::Error>(())
 //! ```

@@ -31,15 +31,11 @@ fn refused(l: &Learner, task: Task) -> Option<String> {
     let x = Features::Dense(Array2::from_shape_fn((6, 2), |(i, j)| {
         (i * (j + 1) % 5) as f64
     }));
-    let ds = Dataset::new(x, &[0, 1, 0, 1, 0, 1].map(Into::into)).unwrap();
-    let fitted = match task {
-        Task::Classifier => l.fit(&ds).map(|_| ()),
-        Task::Regressor => {
-            let y = Array2::from_shape_fn((6, 1), |(i, _)| i as f64);
-            l.fit_regression(ds.x(), y.view(), None).map(|_| ())
-        }
+    let ds = match task {
+        Task::Classifier => Dataset::new(x, &[0, 1, 0, 1, 0, 1].map(Into::into)),
+        Task::Regressor => Dataset::regression(x, Array2::from_shape_fn((6, 1), |(i, _)| i as f64)),
     };
-    match fitted {
+    match l.fit(&ds.unwrap()) {
         Err(e @ (Error::InvalidParameter { .. } | Error::Unsupported { .. })) => {
             Some(e.to_string())
         }
@@ -149,5 +145,5 @@ fn the_checks_fail_a_learner_that_breaks_the_contract() {
     assert!(json["results"][0]["detail"]
         .as_str()
         .unwrap()
-        .contains("real-valued"));
+        .contains("real values, not classes"));
 }

@@ -378,6 +378,9 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
     for (col, cats) in &summary.categorical_columns {
         outln!(out, "categorical  {col}: {}", cats.join(", "));
     }
+    for (what, value) in &summary.details {
+        outln!(out, "{what:<12} {value}");
+    }
     outln!(out);
     if let Some(r) = &summary.regression {
         outln!(out, "intercept    {:.6}", r.intercept);

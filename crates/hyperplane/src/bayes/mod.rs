@@ -105,40 +105,50 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Fit, KindInfo};
+use crate::estimator::{
+    boxed_learner, read_model, Classifier, Family, Fit, FittedModel, KindInfo, Learn,
+};
 use crate::param::{Composite, Params};
+
+/// The Naive Bayes family, as the registry lists it.
+pub const FAMILY: Family = Family {
+    kinds: KINDS,
+    learner: |kind| boxed_learner(NaiveBayes::from_kind, kind),
+    model_tag: "NaiveBayes",
+    read_model: read_model::<NaiveBayesModel>,
+};
 
 /// The Naive Bayes kinds, in the order of the [`NaiveBayes`] variants.
 pub const KINDS: &[KindInfo] = &[
     KindInfo::classifier(
         "bernoulli-nb",
-        FAMILY,
+        GROUP,
         "multi-variate Bernoulli event model: each feature present or absent",
     ),
     KindInfo::classifier(
         "multinomial-nb",
-        FAMILY,
+        GROUP,
         "multinomial event model: counts of words or symbols",
     ),
     KindInfo::classifier(
         "categorical-nb",
-        FAMILY,
+        GROUP,
         "categorical features x_j in {1..k_j}; numeric columns binned (n_bins)",
     )
     .with_categorical_input(),
     KindInfo::classifier(
         "gaussian-nb",
-        FAMILY,
+        GROUP,
         "a normal density per feature and class",
     ),
     KindInfo::classifier(
         "complement-nb",
-        FAMILY,
+        GROUP,
         "weights from the other classes' counts (Rennie et al.), for skewed text classes",
     ),
 ];
 
-const FAMILY: &str = "Naive Bayes";
+const GROUP: &str = "Naive Bayes";
 
 /// Any Naive Bayes learner, chosen by kind name (the CLI's `--model`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -190,7 +200,7 @@ impl NaiveBayes {
 
     /// This learner's kind name.
     pub fn kind(&self) -> &'static str {
-        kind_of(self.index())
+        KINDS[self.index()].name
     }
 
     fn index(&self) -> usize {
@@ -202,10 +212,6 @@ impl NaiveBayes {
             NaiveBayes::Complement(_) => 4,
         }
     }
-}
-
-fn kind_of(index: usize) -> &'static str {
-    KINDS[index].name
 }
 
 impl Composite for NaiveBayes {
@@ -233,6 +239,15 @@ impl Fit for NaiveBayes {
     }
 }
 
+impl Learn for NaiveBayes {
+    fn info(&self) -> &'static KindInfo {
+        &KINDS[self.index()]
+    }
+    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
+        Ok(Box::new(self.fit(data)?))
+    }
+}
+
 /// Any fitted Naive Bayes model (what a pipeline saves).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum NaiveBayesModel {
@@ -246,13 +261,14 @@ pub enum NaiveBayesModel {
 impl NaiveBayesModel {
     /// The kind name of the learner that made this model.
     pub fn kind(&self) -> &'static str {
-        kind_of(match self {
+        KINDS[match self {
             NaiveBayesModel::Bernoulli(_) => 0,
             NaiveBayesModel::Multinomial(_) => 1,
             NaiveBayesModel::Categorical(_) => 2,
             NaiveBayesModel::Gaussian(_) => 3,
             NaiveBayesModel::Complement(_) => 4,
-        })
+        }]
+        .name
     }
 
     /// `log P(c)` per class.
@@ -297,6 +313,27 @@ impl NaiveBayesModel {
             }
             _ => "evidence P(x_j | c) (ln P(x_j | c) - ln mean over other classes of P(x_j | c'))",
         }
+    }
+}
+
+impl FittedModel for NaiveBayesModel {
+    fn tag(&self) -> &'static str {
+        FAMILY.model_tag
+    }
+    fn n_features(&self) -> usize {
+        Classifier::n_features(self)
+    }
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        Some(self)
+    }
+    fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        NaiveBayesModel::top_features(self, k)
+    }
+    fn top_feature_score(&self) -> &'static str {
+        NaiveBayesModel::top_feature_score(self)
+    }
+    fn class_priors(&self) -> Option<Vec<f64>> {
+        Some(self.class_log_prior().iter().map(|v| v.exp()).collect())
     }
 }
 

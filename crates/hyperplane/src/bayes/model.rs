@@ -106,7 +106,7 @@ impl<P: NaiveBayesParams> FittedNB<P> {
     /// Continues training on `batch` (new classes are added); on error the model is unchanged.
     pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
         let mut stats = self.stats.clone();
-        stats.add_batch(batch, P::NAME)?;
+        absorb::<P>(&mut stats, batch)?;
         *self = Self::from_statistics(self.params.clone(), stats)?;
         Ok(())
     }
@@ -125,6 +125,12 @@ impl<P: NaiveBayesParams> FittedNB<P> {
     }
 }
 
+/// Adds the statistics of a batch of classes.
+fn absorb<P: NaiveBayesParams>(stats: &mut P::Stats, batch: &Dataset) -> Result<()> {
+    batch.require_classes()?;
+    stats.add_batch(batch, P::NAME)
+}
+
 /// Fit is one pass of statistics, then `finish`.
 impl<P: NaiveBayesParams> Fit for P {
     type Model = FittedNB<P>;
@@ -135,7 +141,7 @@ impl<P: NaiveBayesParams> Fit for P {
             data.check_fit()?;
         }
         let mut stats = self.empty_statistics(data.n_features());
-        stats.add_batch(data, P::NAME)?;
+        absorb::<P>(&mut stats, data)?;
         FittedNB::from_statistics(self.clone(), stats)
     }
 }

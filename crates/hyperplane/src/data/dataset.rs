@@ -1,12 +1,16 @@
-//! A labelled data set: features, encoded classes, optional sample weights and names.
+//! A labelled data set: features, targets (encoded classes, or real values for a
+//! regressor), optional sample weights and names.
 
 use std::sync::{Arc, OnceLock};
+
+use ndarray::{Array2, ArrayView2};
 
 use crate::data::labels::{self, Label};
 use crate::data::matrix::Features;
 use crate::error::{Error, Result};
 
-/// Features with one class label per row, encoded once.
+/// Features with one target per row: a class label, encoded once, or (for regressors,
+/// [`Dataset::regression`]) one or more real values.
 ///
 /// ```
 /// use hyperplane::data::{Dataset, Label};
@@ -20,6 +24,9 @@ pub struct Dataset {
     x: Arc<SharedFeatures>,
     targets: Vec<usize>,
     classes: Vec<Label>,
+    /// Real-valued targets, `n x outputs` (a regression data set, whose `targets` and
+    /// `classes` are empty).
+    values: Option<Arc<Array2<f64>>>,
     weights: Option<Vec<f64>>,
     feature_names: Option<Vec<String>>,
 }
@@ -57,6 +64,7 @@ impl Dataset {
             x: SharedFeatures::new(x),
             targets,
             classes,
+            values: None,
             weights: None,
             feature_names: None,
         })
@@ -70,8 +78,39 @@ impl Dataset {
             x: SharedFeatures::new(x),
             targets,
             classes,
+            values: None,
             weights: None,
             feature_names: None,
+        })
+    }
+
+    /// Features with real-valued targets `y` (`n x outputs`), for a regressor; NaN or
+    /// infinite targets are rejected.
+    pub fn regression(x: Features, y: Array2<f64>) -> Result<Self> {
+        check_len("y", y.nrows(), x.n_rows())?;
+        check_values(y.view())?;
+        Ok(Dataset {
+            x: SharedFeatures::new(x),
+            targets: Vec::new(),
+            classes: Vec::new(),
+            values: Some(Arc::new(y)),
+            weights: None,
+            feature_names: None,
+        })
+    }
+
+    /// The same features (shared, not copied) with real-valued targets `y` instead of
+    /// classes. Sample weights and feature names are kept.
+    pub fn with_values(&self, y: Array2<f64>) -> Result<Self> {
+        check_len("y", y.nrows(), self.x().n_rows())?;
+        check_values(y.view())?;
+        Ok(Dataset {
+            x: Arc::clone(&self.x),
+            targets: Vec::new(),
+            classes: Vec::new(),
+            values: Some(Arc::new(y)),
+            weights: self.weights.clone(),
+            feature_names: self.feature_names.clone(),
         })
     }
 
@@ -94,6 +133,7 @@ impl Dataset {
             x: Arc::clone(&self.x),
             targets,
             classes,
+            values: None,
             weights: self.weights.clone(),
             feature_names: self.feature_names.clone(),
         })
@@ -126,11 +166,16 @@ impl Dataset {
     pub fn x(&self) -> &Features {
         &self.x.x
     }
-    /// Class index of each row.
+    /// The real-valued targets (`n x outputs`) of a regression data set; `None` when the
+    /// targets are classes.
+    pub fn values(&self) -> Option<ArrayView2<'_, f64>> {
+        self.values.as_deref().map(|y| y.view())
+    }
+    /// Class index of each row (empty for a regression data set).
     pub fn targets(&self) -> &[usize] {
         &self.targets
     }
-    /// The sorted classes.
+    /// The sorted classes (empty for a regression data set).
     pub fn classes(&self) -> &[Label] {
         &self.classes
     }
@@ -171,8 +216,16 @@ impl Dataset {
         }
         Dataset {
             x,
-            targets: rows.iter().map(|&i| self.targets[i]).collect(),
+            targets: if self.values.is_some() {
+                Vec::new()
+            } else {
+                rows.iter().map(|&i| self.targets[i]).collect()
+            },
             classes: self.classes.clone(),
+            values: self
+                .values
+                .as_ref()
+                .map(|y| Arc::new(y.select(ndarray::Axis(0), rows))),
             weights: self
                 .weights
                 .as_ref()
@@ -181,9 +234,33 @@ impl Dataset {
         }
     }
 
-    /// Checks what every learner needs: rows, columns, finite values (scanned for at the
-    /// first check of these features only).
+    /// Checks what every classifier needs: class targets, rows, columns, finite values
+    /// (scanned for at the first check of these features only).
     pub fn check_fit(&self) -> Result<()> {
+        self.require_classes()?;
+        self.check_features()
+    }
+
+    /// An error unless the targets are classes (a classifier cannot fit real values).
+    pub fn require_classes(&self) -> Result<()> {
+        match self.values {
+            Some(_) => Err(Error::data(
+                "the targets are real values, not classes: fit a regressor (linear-regression, ridge)",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The real-valued targets a regressor fits, or an error saying the targets are classes.
+    pub fn require_values(&self) -> Result<ArrayView2<'_, f64>> {
+        self.values().ok_or_else(|| {
+            Error::data(
+                "the targets are classes, not real values: a regressor needs Dataset::regression",
+            )
+        })
+    }
+
+    fn check_features(&self) -> Result<()> {
         self.x.x.check_fit_shape()?;
         if self.x.finite.get().is_none() {
             self.x.x.check_finite("X")?;
@@ -213,6 +290,15 @@ fn check_targets(targets: &[usize], classes: &[Label]) -> Result<()> {
     }
 }
 
+fn check_values(y: ArrayView2<f64>) -> Result<()> {
+    match y.indexed_iter().find(|(_, v)| !v.is_finite()) {
+        Some(((row, output), v)) => Err(Error::data(format!(
+            "target {v} at row {row}, output {output}, must be finite"
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn check_len(what: &str, got: usize, rows: usize) -> Result<()> {
     if got != rows {
         return Err(Error::data(format!(
@@ -236,6 +322,36 @@ mod tests {
         assert!(ds.clone().with_weights(vec![1.0, f64::NAN]).is_err());
         assert_eq!(ds.labels(), vec![Label::Int(1), Label::Int(-1)]);
         assert!(Dataset::from_f64_labels(x, &[1.0, f64::INFINITY]).is_err());
+    }
+
+    #[test]
+    fn regression_targets_are_checked_kept_and_not_classes() {
+        let x: Features = array![[1.0], [2.0], [3.0]].into();
+        assert!(Dataset::regression(x.clone(), array![[1.0], [2.0]]).is_err());
+        let e = Dataset::regression(x.clone(), array![[1.0], [f64::NAN], [0.0]]).unwrap_err();
+        assert!(e.to_string().contains("row 1"), "{e}");
+        let ds = Dataset::regression(x.clone(), array![[1.0, 0.5], [2.0, 0.0], [3.0, 1.0]])
+            .unwrap()
+            .with_weights(vec![1.0, 2.0, 3.0])
+            .unwrap();
+        assert_eq!(
+            ds.require_values().unwrap(),
+            array![[1.0, 0.5], [2.0, 0.0], [3.0, 1.0]]
+        );
+        assert!(ds
+            .check_fit()
+            .unwrap_err()
+            .to_string()
+            .contains("regressor"));
+        let sub = ds.select_rows(&[2, 0]);
+        assert_eq!(sub.values().unwrap(), array![[3.0, 1.0], [1.0, 0.5]]);
+        assert_eq!(sub.weights(), Some(&[3.0, 1.0][..]));
+        assert!(sub.targets().is_empty() && sub.classes().is_empty());
+        let classes = Dataset::new(x, &[1.into(), 2.into(), 1.into()]).unwrap();
+        assert!(classes.require_values().is_err());
+        let both = classes.with_values(array![[0.0], [1.0], [0.0]]).unwrap();
+        assert!(both.classes().is_empty());
+        both.require_values().unwrap();
     }
 
     #[test]

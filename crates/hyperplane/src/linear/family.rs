@@ -1,48 +1,66 @@
 //! Any linear classifier or regressor, chosen by kind name (the CLI's `--model`).
 
-use ndarray::ArrayView2;
-
-use crate::data::{Dataset, Features};
+use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::estimator::{Fit, KindInfo};
+use crate::estimator::{
+    boxed_learner, read_model, Classifier, Family, Fit, FittedModel, KindInfo, Learn, Regressor,
+    Unweighted,
+};
 use crate::optim::Solver;
 use crate::param::{Composite, Params};
 
 use super::{
-    linear_regression_init, ClassWeight, LinearModel, LinearRegression, LinearRegressionClassifier,
-    LinearRegressionModel, LogisticRegression, Perceptron, Pocket, Ridge, Sgd, SoftmaxRegression,
+    linear_regression_init, row_weights, ClassWeight, LinearModel, LinearRegression,
+    LinearRegressionClassifier, LinearRegressionModel, LogisticRegression, Perceptron, Pocket,
+    Ridge, Sgd, SoftmaxRegression,
+};
+
+/// The linear classifiers, as the registry lists them.
+pub const CLASSIFIER_FAMILY: Family = Family {
+    kinds: CLASSIFIERS,
+    learner: |kind| boxed_learner(LinearClassifier::from_kind, kind),
+    model_tag: "Linear",
+    read_model: read_model::<LinearModel>,
+};
+
+/// The linear regressors, as the registry lists them.
+pub const REGRESSOR_FAMILY: Family = Family {
+    kinds: REGRESSORS,
+    learner: |kind| boxed_learner(LinearRegressor::from_kind, kind),
+    model_tag: "Regression",
+    read_model: read_model::<LinearRegressionModel>,
 };
 
 /// The linear classifier kinds.
 pub const CLASSIFIERS: &[KindInfo] = &[
     KindInfo::binary(
         Perceptron::KIND,
-        CLASSIFIER_FAMILY,
+        CLASSIFIER_GROUP,
         "the perceptron learning algorithm (PLA), cyclic or random order",
     ),
     KindInfo::binary(
         Pocket::KIND,
-        CLASSIFIER_FAMILY,
+        CLASSIFIER_GROUP,
         "PLA keeping the weights of least in-sample error",
     ),
     KindInfo::binary(
         Sgd::KIND,
-        CLASSIFIER_FAMILY,
+        CLASSIFIER_GROUP,
         "stochastic gradient descent on hinge, log, squared, modified Huber or perceptron loss",
     ),
     KindInfo::binary(
         "logistic-regression",
-        CLASSIFIER_FAMILY,
+        CLASSIFIER_GROUP,
         "L2-regularised cross-entropy; Newton, L-BFGS, gradient descent or SGD",
     ),
     KindInfo::classifier(
         "softmax-regression",
-        CLASSIFIER_FAMILY,
+        CLASSIFIER_GROUP,
         "multinomial logistic regression, native multiclass",
     ),
     KindInfo::binary(
         LinearRegressionClassifier::KIND,
-        CLASSIFIER_FAMILY,
+        CLASSIFIER_GROUP,
         "linear regression on -1/+1 targets, sign of the score",
     ),
 ];
@@ -51,18 +69,18 @@ pub const CLASSIFIERS: &[KindInfo] = &[
 pub const REGRESSORS: &[KindInfo] = &[
     KindInfo::regressor(
         "linear-regression",
-        REGRESSOR_FAMILY,
+        REGRESSOR_GROUP,
         "least squares by QR and SVD (minimum norm, rank reported); LSQR on sparse input",
     ),
     KindInfo::regressor(
         "ridge",
-        REGRESSOR_FAMILY,
+        REGRESSOR_GROUP,
         "least squares with an L2 penalty alpha ||w||^2",
     ),
 ];
 
-const CLASSIFIER_FAMILY: &str = "linear classifiers";
-const REGRESSOR_FAMILY: &str = "regressors";
+const CLASSIFIER_GROUP: &str = "linear classifiers";
+const REGRESSOR_GROUP: &str = "regressors";
 
 /// The linear classifiers: PLA, pocket, SGD, logistic and softmax regression, and linear
 /// regression used as a classifier (`g(x) = sign(w_lin.x + b)`).
@@ -119,15 +137,7 @@ impl LinearClassifier {
 
     /// This learner's kind name.
     pub fn kind(&self) -> &'static str {
-        let index = match self {
-            LinearClassifier::Perceptron(_) => 0,
-            LinearClassifier::Pocket(_) => 1,
-            LinearClassifier::Sgd(_) => 2,
-            LinearClassifier::Logistic(_) => 3,
-            LinearClassifier::Softmax(_) => 4,
-            LinearClassifier::LeastSquares(_) => 5,
-        };
-        CLASSIFIERS[index].name
+        self.info().name
     }
 
     /// Whether the fitted weights depend on the order of the training rows (the
@@ -222,6 +232,57 @@ impl Fit for LinearClassifier {
     }
 }
 
+impl Learn for LinearClassifier {
+    fn info(&self) -> &'static KindInfo {
+        &CLASSIFIERS[match self {
+            LinearClassifier::Perceptron(_) => 0,
+            LinearClassifier::Pocket(_) => 1,
+            LinearClassifier::Sgd(_) => 2,
+            LinearClassifier::Logistic(_) => 3,
+            LinearClassifier::Softmax(_) => 4,
+            LinearClassifier::LeastSquares(_) => 5,
+        }]
+    }
+    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
+        Ok(Box::new(self.fit(data)?))
+    }
+    fn depends_on_row_order(&self) -> bool {
+        LinearClassifier::depends_on_row_order(self)
+    }
+    fn split_class_weight(&self, data: &Dataset) -> Result<Option<Unweighted>> {
+        let cw = self.class_weight();
+        if cw == ClassWeight::Uniform {
+            return Ok(None);
+        }
+        let rows = row_weights(data, &cw)?;
+        Ok(Some((
+            Box::new(self.with_class_weight(ClassWeight::Uniform)),
+            rows,
+        )))
+    }
+    fn warm_started(&self, data: &Dataset) -> Result<Option<Box<dyn Learn>>> {
+        Ok(Some(Box::new(self.with_linear_regression_init(data)?)))
+    }
+}
+
+impl FittedModel for LinearModel {
+    fn tag(&self) -> &'static str {
+        CLASSIFIER_FAMILY.model_tag
+    }
+    fn n_features(&self) -> usize {
+        Classifier::n_features(self)
+    }
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        Some(self)
+    }
+    fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        LinearModel::top_features(self, k)
+    }
+    fn top_feature_score(&self) -> &'static str {
+        "weight w_j towards the class"
+    }
+}
+
 /// The linear regressors: least squares and ridge.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LinearRegressor {
@@ -250,23 +311,41 @@ impl LinearRegressor {
 
     /// This learner's kind name.
     pub fn kind(&self) -> &'static str {
+        self.info().name
+    }
+}
+
+impl Fit for LinearRegressor {
+    type Model = LinearRegressionModel;
+    fn fit(&self, data: &Dataset) -> Result<LinearRegressionModel> {
         match self {
-            LinearRegressor::LeastSquares(_) => REGRESSORS[0].name,
-            LinearRegressor::Ridge(_) => REGRESSORS[1].name,
+            LinearRegressor::LeastSquares(p) => p.fit(data),
+            LinearRegressor::Ridge(p) => p.fit(data),
         }
     }
+}
 
-    /// Fits `y` (`n x outputs`) on `x` with optional sample weights.
-    pub fn fit_xy(
-        &self,
-        x: &Features,
-        y: ArrayView2<f64>,
-        weights: Option<&[f64]>,
-    ) -> Result<LinearRegressionModel> {
-        match self {
-            LinearRegressor::LeastSquares(p) => p.fit_xy(x, y, weights),
-            LinearRegressor::Ridge(p) => p.fit_xy(x, y, weights),
-        }
+impl Learn for LinearRegressor {
+    fn info(&self) -> &'static KindInfo {
+        &REGRESSORS[match self {
+            LinearRegressor::LeastSquares(_) => 0,
+            LinearRegressor::Ridge(_) => 1,
+        }]
+    }
+    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
+        Ok(Box::new(self.fit(data)?))
+    }
+}
+
+impl FittedModel for LinearRegressionModel {
+    fn tag(&self) -> &'static str {
+        REGRESSOR_FAMILY.model_tag
+    }
+    fn n_features(&self) -> usize {
+        Regressor::n_features(self)
+    }
+    fn as_regressor(&self) -> Option<&dyn Regressor> {
+        Some(self)
     }
 }
 

@@ -27,7 +27,9 @@ mod softmax;
 /// The fitted-regressor trait, also at [`crate::Regressor`] (it lives in [`crate::estimator`]).
 pub use crate::estimator::Regressor;
 pub use cross_entropy::Training;
-pub use family::{LinearClassifier, LinearRegressor, CLASSIFIERS, REGRESSORS};
+pub use family::{
+    LinearClassifier, LinearRegressor, CLASSIFIERS, CLASSIFIER_FAMILY, REGRESSORS, REGRESSOR_FAMILY,
+};
 pub use logistic::LogisticRegression;
 pub use loss::Loss;
 pub use margin::{margins, pla_check, Margins, PlaCheck};

@@ -271,6 +271,24 @@ impl LinearRegressionClassifier {
     }
 }
 
+impl Fit for LinearRegression {
+    type Model = LinearRegressionModel;
+    /// Fits the real-valued targets of a regression data set ([`Dataset::regression`]).
+    fn fit(&self, data: &Dataset) -> Result<LinearRegressionModel> {
+        let y = data.require_values()?;
+        self.fit_xy(data.x(), y, data.weights())
+    }
+}
+
+impl Fit for Ridge {
+    type Model = LinearRegressionModel;
+    /// Fits the real-valued targets of a regression data set ([`Dataset::regression`]).
+    fn fit(&self, data: &Dataset) -> Result<LinearRegressionModel> {
+        let y = data.require_values()?;
+        self.fit_xy(data.x(), y, data.weights())
+    }
+}
+
 impl Fit for LinearRegressionClassifier {
     type Model = LinearModel;
     fn fit(&self, data: &Dataset) -> Result<LinearModel> {

@@ -5,7 +5,10 @@ use crate::data::read::{self, Format, LabelColumn, ReadOptions};
 use crate::data::{labels, Features, Label, LabelledInput, RawInput};
 use crate::error::{Error, Result};
 use crate::estimator::Classifier;
-use crate::linear::{margins, pla_check, LinearModel, Link, Margins, Perceptron, PlaCheck};
+use crate::linear::{
+    margins, pla_check, LinearModel, LinearRegressionModel, Link, Margins, Perceptron, PlaCheck,
+};
+use crate::multiclass::OneVsRest;
 use crate::optim::Convergence;
 use crate::persist;
 use crate::text::{DocumentFiles, FittedVectorizer};
@@ -275,6 +278,9 @@ pub struct Summary {
     /// A regressor's weights, by feature name, with its intercept, rank and singular values.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regression: Option<RegressionSummary>,
+    /// What the model's family shows about it beyond the fields above, as `(what, value)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<(String, String)>,
 }
 
 /// A least-squares model, as `inspect` shows it (first output).
@@ -361,15 +367,18 @@ impl Pipeline {
                 .into_iter()
                 .map(|(name, m)| LinearSummary::new(name, m))
                 .collect(),
-            regression: self.model.regressor().map(|m| RegressionSummary {
-                intercept: m.intercept()[0],
-                weights: self
-                    .feature_names()
-                    .into_iter()
-                    .zip(m.coef().row(0).iter().copied())
-                    .collect(),
-                rank: m.rank(),
-                singular_values: m.singular_values().map(<[f64]>::to_vec),
+            details: self.model.details(),
+            regression: self.model.downcast_ref::<LinearRegressionModel>().map(|m| {
+                RegressionSummary {
+                    intercept: m.intercept()[0],
+                    weights: self
+                        .feature_names()
+                        .into_iter()
+                        .zip(m.coef().row(0).iter().copied())
+                        .collect(),
+                    rank: m.rank(),
+                    singular_values: m.singular_values().map(<[f64]>::to_vec),
+                }
             }),
         }
     }
@@ -434,8 +443,7 @@ impl Pipeline {
         let y = labels::encode_with(self.classes(), labels)?;
         let x = self.features_from(&data.input, &data.source)?;
         let views = match &self.model {
-            Model::Linear(m) if m.is_binary() => vec![(String::new(), m, y)],
-            Model::OneVsRest(_) => self
+            _ if self.model.downcast_ref::<OneVsRest<Model>>().is_some() => self
                 .model
                 .linear_models()
                 .into_iter()
@@ -445,14 +453,17 @@ impl Pipeline {
                     (name, m, t)
                 })
                 .collect(),
-            _ => {
-                return Err(Error::Unsupported {
-                    model: self.kind.clone(),
-                    what: format!(
-                        "{what} (they need a binary linear model or one-vs-all linear models)"
-                    ),
-                })
-            }
+            _ => match self.model.downcast_ref::<LinearModel>() {
+                Some(m) if m.is_binary() => vec![(String::new(), m, y)],
+                _ => {
+                    return Err(Error::Unsupported {
+                        model: self.kind.clone(),
+                        what: format!(
+                            "{what} (they need a binary linear model or one-vs-all linear models)"
+                        ),
+                    })
+                }
+            },
         };
         Ok((x, views))
     }

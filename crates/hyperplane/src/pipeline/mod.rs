@@ -33,40 +33,24 @@ pub use fitted::{InputStage, LinearSummary, Pipeline, PlaStart, RegressionSummar
 pub use spec::{Init, PipelineOptions, PipelineSpec, Scaling, VectorizerKind};
 pub use tune::{Tuning, Validation};
 
-use crate::bayes::{self, NaiveBayes, NaiveBayesModel};
+use crate::bayes;
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Fit, KindInfo, Regressor, Task};
-use crate::linear::{
-    row_weights, ClassWeight, LinearClassifier, LinearModel, LinearRegressionModel, LinearRegressor,
-};
+use crate::estimator::{Classifier, Family, FittedModel, KindInfo, Learn, Regressor, Task};
+#[cfg(doc)]
+use crate::linear::LinearClassifier;
+use crate::linear::LinearModel;
 use crate::multiclass::{OneVsOne, OneVsRest, Strategy};
 use crate::param::{Composite, Params};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-/// A family of model kinds: its kinds, declared beside its code, and how the pipeline
-/// makes a learner of one of them.
-struct Family {
-    kinds: &'static [KindInfo],
-    learner: fn(&str) -> Result<Learner>,
-}
-
 /// The registry: every family, one line each. `kinds`, the CLI's lists and help, `inspect`,
-/// the conformance suite and the README's kind table read it.
+/// the conformance suite, the README's kind table and the model-file reader read it.
 const FAMILIES: [Family; 3] = [
-    Family {
-        kinds: bayes::KINDS,
-        learner: |k| Ok(Learner::NaiveBayes(NaiveBayes::from_kind(k)?)),
-    },
-    Family {
-        kinds: crate::linear::CLASSIFIERS,
-        learner: |k| Ok(Learner::Linear(LinearClassifier::from_kind(k)?)),
-    },
-    Family {
-        kinds: crate::linear::REGRESSORS,
-        learner: |k| Ok(Learner::Regression(LinearRegressor::from_kind(k)?)),
-    },
+    bayes::FAMILY,
+    crate::linear::CLASSIFIER_FAMILY,
+    crate::linear::REGRESSOR_FAMILY,
 ];
 
 /// Every model kind, family by family.
@@ -102,55 +86,35 @@ pub fn kinds() -> Vec<&'static str> {
         .collect()
 }
 
-/// The params of a learner of any family.
-#[derive(Clone, Debug)]
-pub enum Learner {
-    NaiveBayes(NaiveBayes),
-    Linear(LinearClassifier),
-    Regression(LinearRegressor),
+/// A learner of any registered kind, with its parameters.
+#[derive(Debug)]
+pub struct Learner(Box<dyn Learn>);
+
+impl Clone for Learner {
+    fn clone(&self) -> Self {
+        Learner(self.0.clone_learn())
+    }
 }
 
 impl Learner {
     /// The default params of a model kind.
     pub fn from_kind(kind: &str) -> Result<Self> {
-        let family = FAMILIES
+        let info = kind_info(kind)?;
+        FAMILIES
             .iter()
-            .find(|f| f.kinds.iter().any(|k| k.name == kind));
-        match family {
-            Some(f) => (f.learner)(kind),
-            None => Err(kind_info(kind)
-                .err()
-                .unwrap_or_else(|| Error::data(format!("{kind} is registered without a family")))),
-        }
+            .find_map(|f| (f.learner)(info.name))
+            .map(Learner)
+            .ok_or_else(|| Error::data(format!("{kind} is registered without a learner")))
     }
 
     /// The registry entry of the learner's kind.
     pub fn info(&self) -> &'static KindInfo {
-        let kind = match self {
-            Learner::NaiveBayes(p) => p.kind(),
-            Learner::Linear(p) => p.kind(),
-            Learner::Regression(p) => p.kind(),
-        };
-        registry()
-            .find(|k| k.name == kind)
-            .expect("every learner is made from a registered kind")
+        self.0.info()
     }
 
-    /// Whether the learner separates two classes only, so that more classes go through a
-    /// one-vs-all or one-vs-one reduction.
-    fn is_binary(&self) -> bool {
-        self.info().binary
-    }
-
-    fn fit_native(&self, data: &Dataset) -> Result<Model> {
-        match self {
-            Learner::NaiveBayes(p) => Ok(Model::NaiveBayes(p.fit(data)?)),
-            Learner::Linear(p) => Ok(Model::Linear(p.fit(data)?)),
-            Learner::Regression(_) => Err(Error::Unsupported {
-                model: "a regressor".into(),
-                what: "class labels (it fits real-valued targets: use fit_regression)".into(),
-            }),
-        }
+    /// The learner as its family's own type (e.g. [`LinearClassifier`]), when it is one.
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
     }
 
     /// Whether the learner predicts real numbers rather than classes.
@@ -158,42 +122,14 @@ impl Learner {
         self.info().task == Task::Regressor
     }
 
-    /// Fits a regressor on real-valued targets `y` (`n x outputs`).
-    pub fn fit_regression(
-        &self,
-        x: &Features,
-        y: ndarray::ArrayView2<f64>,
-        weights: Option<&[f64]>,
-    ) -> Result<Model> {
-        match self {
-            Learner::Regression(p) => Ok(Model::Regression(p.fit_xy(x, y, weights)?)),
-            _ => Err(Error::Unsupported {
-                model: "a classifier".into(),
-                what: "real-valued targets (train linear-regression or ridge)".into(),
-            }),
-        }
-    }
-
-    /// Starts the learner from linear regression's weights (PLA, pocket, logistic
-    /// regression); other learners are unchanged.
-    fn with_linear_regression_init(&self, data: &Dataset) -> Result<Learner> {
-        Ok(match self {
-            Learner::Linear(p) => Learner::Linear(p.with_linear_regression_init(data)?),
-            other => other.clone(),
-        })
-    }
-
     /// Whether the fitted model depends on the order of the training rows (beyond
     /// rounding): PLA, pocket and SGD visit rows in order.
     pub fn depends_on_row_order(&self) -> bool {
-        match self {
-            Learner::NaiveBayes(_) | Learner::Regression(_) => false,
-            Learner::Linear(p) => p.depends_on_row_order(),
-        }
+        self.0.depends_on_row_order()
     }
 
-    /// Fits the learner on a data set; a binary learner meets more than two classes through
-    /// one-vs-all.
+    /// Fits the learner on a data set (classes, or real values for a regressor); a binary
+    /// learner meets more than two classes through one-vs-all.
     pub fn fit(&self, data: &Dataset) -> Result<Model> {
         self.fit_with(data, &FitOptions::default())
     }
@@ -202,30 +138,25 @@ impl Learner {
     /// is reduced by `options.multiclass`; class weights are applied once, on the original
     /// classes (as row weights), so every sub-problem sees the same per-row costs.
     pub fn fit_with(&self, data: &Dataset, options: &FitOptions) -> Result<Model> {
-        let fit_binary = |learner: &Learner, d: &Dataset| {
-            if options.linear_regression_init {
-                learner.with_linear_regression_init(d)?.fit_native(d)
-            } else {
-                learner.fit_native(d)
-            }
+        let fit_one = |learner: &dyn Learn, d: &Dataset| -> Result<Model> {
+            let warm = match options.linear_regression_init {
+                true => learner.warm_started(d)?,
+                false => None,
+            };
+            Ok(Model(warm.as_deref().unwrap_or(learner).fit_model(d)?))
         };
-        if !self.is_binary() || data.classes().len() <= 2 {
-            return fit_binary(self, data);
+        if !self.info().binary || data.classes().len() <= 2 {
+            return fit_one(&*self.0, data);
         }
-        let mut sub = self.clone();
-        let mut data = data.clone();
-        if let Learner::Linear(p) = self {
-            let cw = p.class_weight();
-            if cw != ClassWeight::Uniform {
-                data = data.clone().with_weights(row_weights(&data, &cw)?)?;
-                sub = Learner::Linear(p.with_class_weight(ClassWeight::Uniform));
-            }
-        }
-        let fit = |d: &Dataset| fit_binary(&sub, d);
-        Ok(match options.multiclass {
-            Strategy::Ova => Model::OneVsRest(OneVsRest::fit(&data, fit)?),
-            Strategy::Ovo => Model::OneVsOne(OneVsOne::fit(&data, fit)?),
-        })
+        let (sub, data) = match self.0.split_class_weight(data)? {
+            Some((sub, rows)) => (sub, data.clone().with_weights(rows)?),
+            None => (self.0.clone_learn(), data.clone()),
+        };
+        let fit = |d: &Dataset| fit_one(&*sub, d);
+        Ok(Model::new(match options.multiclass {
+            Strategy::Ova => Box::new(OneVsRest::fit(&data, fit)?) as Box<dyn FittedModel>,
+            Strategy::Ovo => Box::new(OneVsOne::fit(&data, fit)?),
+        }))
     }
 }
 
@@ -234,18 +165,10 @@ impl Composite for Learner {
         self.info().name.to_string()
     }
     fn parts(&self) -> Vec<&dyn Params> {
-        vec![match self {
-            Learner::NaiveBayes(p) => p as &dyn Params,
-            Learner::Linear(p) => p,
-            Learner::Regression(p) => p,
-        }]
+        vec![self.0.as_params()]
     }
     fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
-        vec![match self {
-            Learner::NaiveBayes(p) => p as &mut dyn Params,
-            Learner::Linear(p) => p,
-            Learner::Regression(p) => p,
-        }]
+        vec![self.0.as_params_mut()]
     }
 }
 
@@ -258,47 +181,57 @@ pub struct FitOptions {
     pub linear_regression_init: bool,
 }
 
-/// A fitted model of any family.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum Model {
-    NaiveBayes(NaiveBayesModel),
-    Linear(LinearModel),
-    /// A binary model per class (one-vs-all).
-    OneVsRest(OneVsRest<Model>),
-    /// A binary model per pair of classes (one-vs-one).
-    OneVsOne(OneVsOne<Model>),
-    /// Least squares or ridge: real-valued predictions, no classes.
-    Regression(LinearRegressionModel),
+/// A fitted model of any registered family, or a multiclass reduction of binary ones.
+///
+/// In a model file it is `{"<tag>": body}`, the tag naming the family
+/// ([`Family::model_tag`]) or the reduction (`OneVsRest`, `OneVsOne`); the registry says
+/// which reader takes which tag.
+#[derive(Debug)]
+pub struct Model(Box<dyn FittedModel>);
+
+impl Clone for Model {
+    fn clone(&self) -> Self {
+        Model(self.0.clone_model())
+    }
 }
 
+/// The tags of the multiclass reductions in model files.
+const ONE_VS_REST: &str = "OneVsRest";
+const ONE_VS_ONE: &str = "OneVsOne";
+
 impl Model {
-    fn classifier(&self) -> Result<&dyn Classifier> {
-        match self {
-            Model::NaiveBayes(m) => Ok(m),
-            Model::Linear(m) => Ok(m),
-            Model::OneVsRest(m) => Ok(m),
-            Model::OneVsOne(m) => Ok(m),
-            Model::Regression(_) => Err(Error::Unsupported {
-                model: "a regressor".into(),
-                what: "classes and class scores (it predicts real numbers: use predict_values)"
-                    .into(),
-            }),
-        }
+    /// Wraps a fitted model of any family.
+    pub fn new(model: Box<dyn FittedModel>) -> Self {
+        Model(model)
     }
 
-    /// The regressor inside, when the model is one.
-    pub fn regressor(&self) -> Option<&LinearRegressionModel> {
-        match self {
-            Model::Regression(m) => Some(m),
-            _ => None,
-        }
+    /// The model as its family's own type (e.g. [`LinearModel`]), when it is one.
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+
+    /// Whether the model is a one-vs-all or one-vs-one reduction of binary models.
+    pub fn is_reduction(&self) -> bool {
+        matches!(self.0.tag(), ONE_VS_REST | ONE_VS_ONE)
+    }
+
+    fn classifier(&self) -> Result<&dyn Classifier> {
+        self.0.as_classifier().ok_or_else(|| Error::Unsupported {
+            model: "a regressor".into(),
+            what: "classes and class scores (it predicts real numbers: use predict_values)".into(),
+        })
+    }
+
+    /// The model as a regressor, when it is one.
+    pub fn regressor(&self) -> Option<&dyn Regressor> {
+        self.0.as_regressor()
     }
 
     /// Real-valued predictions of a regressor, one column per output.
     pub fn predict_values(&self, x: &Features) -> Result<Array2<f64>> {
-        match self {
-            Model::Regression(m) => m.predict(x),
-            _ => Err(Error::Unsupported {
+        match self.regressor() {
+            Some(m) => m.predict(x),
+            None => Err(Error::Unsupported {
                 model: "a classifier".into(),
                 what: "real-valued predictions (use predict or predict_proba)".into(),
             }),
@@ -308,67 +241,163 @@ impl Model {
     /// The `k` most indicative features of each class, as (feature index, score); empty
     /// lists for one-vs-one, whose pair models say nothing about one class.
     pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
-        match self {
-            Model::NaiveBayes(m) => m.top_features(k),
-            Model::Linear(m) => m.top_features(k),
-            Model::OneVsRest(m) => m
-                .models()
-                .iter()
-                .map(|sub| sub.top_features(k).pop().unwrap_or_default())
-                .collect(),
-            Model::OneVsOne(m) => vec![Vec::new(); m.classes().len()],
-            Model::Regression(_) => Vec::new(),
-        }
+        self.0.top_features(k)
     }
 
     /// What the scores of [`Model::top_features`] mean.
     pub fn top_feature_score(&self) -> &'static str {
-        match self {
-            Model::NaiveBayes(m) => m.top_feature_score(),
-            Model::Linear(_) | Model::OneVsOne(_) => "weight w_j towards the class",
-            Model::Regression(_) => "weight w_j",
-            Model::OneVsRest(m) => m
-                .models()
-                .first()
-                .map_or("weight w_j towards the class", |sub| {
-                    sub.top_feature_score()
-                }),
-        }
+        self.0.top_feature_score()
     }
 
     /// Class prior probabilities, when the model has them.
     pub fn class_priors(&self) -> Option<Vec<f64>> {
-        match self {
-            Model::NaiveBayes(m) => Some(m.class_log_prior().iter().map(|v| v.exp()).collect()),
-            _ => None,
-        }
+        self.0.class_priors()
+    }
+
+    /// What `inspect` shows about the model beyond its classes and features.
+    pub fn details(&self) -> Vec<(String, String)> {
+        self.0.details()
     }
 
     /// The linear models inside, named: the model itself, or one per class (one-vs-all,
     /// named by the class) or per pair (one-vs-one, "a vs b"). Empty for other families.
     pub fn linear_models(&self) -> Vec<(String, &LinearModel)> {
-        match self {
-            Model::Linear(m) => vec![(String::new(), m)],
-            Model::OneVsRest(m) => m
-                .classes()
-                .iter()
-                .zip(m.models())
-                .filter_map(|(c, sub)| match sub {
-                    Model::Linear(l) => Some((c.to_string(), l)),
-                    _ => None,
-                })
-                .collect(),
-            Model::OneVsOne(m) => m
-                .pairs()
-                .filter_map(|((i, j), sub)| match sub {
-                    Model::Linear(l) => {
-                        Some((format!("{} vs {}", m.classes()[i], m.classes()[j]), l))
-                    }
-                    _ => None,
-                })
-                .collect(),
-            Model::NaiveBayes(_) | Model::Regression(_) => Vec::new(),
+        if let Some(m) = self.downcast_ref::<LinearModel>() {
+            return vec![(String::new(), m)];
         }
+        let named: Vec<(String, &Model)> = if let Some(m) = self.downcast_ref::<OneVsRest<Model>>()
+        {
+            m.classes()
+                .iter()
+                .map(|c| c.to_string())
+                .zip(m.models())
+                .collect()
+        } else if let Some(m) = self.downcast_ref::<OneVsOne<Model>>() {
+            m.pairs()
+                .map(|((i, j), sub)| (format!("{} vs {}", m.classes()[i], m.classes()[j]), sub))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        named
+            .into_iter()
+            .filter_map(|(name, sub)| Some((name, sub.downcast_ref::<LinearModel>()?)))
+            .collect()
+    }
+}
+
+impl Serialize for Model {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry(self.0.tag(), &*self.0)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Model {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_map(ModelVisitor)
+    }
+}
+
+/// Reads `{"<tag>": body}` by the reader the registry gives the tag.
+struct ModelVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ModelVisitor {
+    type Value = Model;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a fitted model: {\"<family tag>\": body}")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Model, A::Error> {
+        use serde::de::Error as _;
+        let tag: String = map
+            .next_key()?
+            .ok_or_else(|| A::Error::custom("the model body is empty"))?;
+        let model: Box<dyn FittedModel> = match tag.as_str() {
+            ONE_VS_REST => Box::new(map.next_value::<OneVsRest<Model>>()?),
+            ONE_VS_ONE => Box::new(map.next_value::<OneVsOne<Model>>()?),
+            _ => {
+                let family = FAMILIES.iter().find(|f| f.model_tag == tag).ok_or_else(|| {
+                    let tags: Vec<&str> = FAMILIES.iter().map(|f| f.model_tag).collect();
+                    A::Error::custom(format!(
+                        "unknown model body `{tag}`; this build reads {}, {ONE_VS_REST} and {ONE_VS_ONE}",
+                        tags.join(", ")
+                    ))
+                })?;
+                map.next_value_seed(BodySeed(family.read_model))?
+            }
+        };
+        if map.next_key::<serde::de::IgnoredAny>()?.is_some() {
+            return Err(A::Error::custom("a model holds one body, found a second"));
+        }
+        Ok(Model(model))
+    }
+}
+
+/// Reads one family's body through its [`ModelReader`](crate::estimator::ModelReader).
+struct BodySeed(crate::estimator::ModelReader);
+
+impl<'de> serde::de::DeserializeSeed<'de> for BodySeed {
+    type Value = Box<dyn FittedModel>;
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> std::result::Result<Self::Value, D::Error> {
+        let mut erased = <dyn erased_serde::Deserializer>::erase(d);
+        (self.0)(&mut erased).map_err(serde::de::Error::custom)
+    }
+}
+
+/// One-vs-all over models of any family.
+impl FittedModel for OneVsRest<Model> {
+    fn tag(&self) -> &'static str {
+        ONE_VS_REST
+    }
+    fn n_features(&self) -> usize {
+        Classifier::n_features(self)
+    }
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        Some(self)
+    }
+    /// Each class's sub-model's features towards its positive class.
+    fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        self.models()
+            .iter()
+            .map(|sub| sub.top_features(k).pop().unwrap_or_default())
+            .collect()
+    }
+    fn top_feature_score(&self) -> &'static str {
+        self.models()
+            .first()
+            .map_or("", |sub| sub.top_feature_score())
+    }
+}
+
+/// One-vs-one over models of any family (pair models say nothing about one class, so no
+/// top features).
+impl FittedModel for OneVsOne<Model> {
+    fn tag(&self) -> &'static str {
+        ONE_VS_ONE
+    }
+    fn n_features(&self) -> usize {
+        Classifier::n_features(self)
+    }
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        Some(self)
+    }
+    fn top_features(&self, _k: usize) -> Vec<Vec<(usize, f64)>> {
+        vec![Vec::new(); self.classes().len()]
+    }
+    fn top_feature_score(&self) -> &'static str {
+        self.pairs()
+            .next()
+            .map_or("", |(_, sub)| sub.top_feature_score())
     }
 }
 
@@ -378,10 +407,7 @@ impl Classifier for Model {
         self.classifier().map_or(&[], |c| c.classes())
     }
     fn n_features(&self) -> usize {
-        match self {
-            Model::Regression(m) => m.n_features(),
-            _ => self.classifier().map_or(0, |c| c.n_features()),
-        }
+        self.0.n_features()
     }
     fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
         self.classifier()?.decision_function(x)

@@ -22,7 +22,7 @@ use crate::transform::{
 };
 use ndarray::Array2;
 
-use super::{kind_info, FitOptions, InputStage, Learner, Model, Pipeline, PlaStart};
+use super::{kind_info, FitOptions, InputStage, Learner, Pipeline, PlaStart};
 use crate::linear::LinearClassifier;
 
 crate::choice_enum! {
@@ -452,14 +452,12 @@ impl PipelineSpec {
             multiclass: c.pipeline.multiclass,
             linear_regression_init: c.pipeline.init == Init::Linreg,
         };
-        let model = if self.is_regressor() {
-            let y = regression_targets(labels)?;
-            x.check_fit_input()?;
-            c.learner.fit_regression(&x, y.view(), None)?
+        let dataset = if self.is_regressor() {
+            Dataset::regression(x, regression_targets(labels)?)?
         } else {
-            let dataset = Dataset::new(x, labels)?;
-            c.learner.fit_with(&dataset, &options)?
+            Dataset::new(x, labels)?
         };
+        let model = c.learner.fit_with(&dataset, &options)?;
         let mut preprocessing = Vec::new();
         if let InputStage::Text(_) = input {
             preprocessing.push(("vectorizer".to_string(), c.pipeline.vectorizer.to_string()));
@@ -486,11 +484,11 @@ impl PipelineSpec {
         if options.linear_regression_init {
             preprocessing.push(("init".into(), "linreg".into()));
         }
-        if matches!(model, Model::OneVsRest(_) | Model::OneVsOne(_)) {
+        if model.is_reduction() {
             preprocessing.push(("multiclass".into(), c.pipeline.multiclass.to_string()));
         }
-        let pla_start = match &c.learner {
-            Learner::Linear(LinearClassifier::Perceptron(p)) => Some(PlaStart {
+        let pla_start = match c.learner.downcast_ref::<LinearClassifier>() {
+            Some(LinearClassifier::Perceptron(p)) => Some(PlaStart {
                 fit_intercept: p.fit_intercept,
                 from_zero: p.init_weights.is_none() && !options.linear_regression_init,
             }),
