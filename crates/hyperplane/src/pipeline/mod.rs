@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 
 /// The registry: every family, one line each. `kinds`, the CLI's lists and help, `inspect`,
 /// the conformance suite, the README's kind table and the model-file reader read it.
-const FAMILIES: [Family; 3] = [
+const FAMILIES: &[Family] = &[
     bayes::FAMILY,
     crate::linear::CLASSIFIER_FAMILY,
     crate::linear::REGRESSOR_FAMILY,
