@@ -3,7 +3,10 @@
 //! Every parallel step of the crate runs on rayon's current pool; [`Threads::run`] runs a
 //! computation in a pool of its own with a given number of threads, or in rayon's global
 //! pool (all cores, or `RAYON_NUM_THREADS`). A host process (Python releasing the GIL, a
-//! Spark executor) wraps its calls in it and no hidden pool is used. Results do not depend
+//! Spark executor) wraps its calls in it, or passes the setting to the call
+//! ([`FitOptions::threads`](crate::pipeline::FitOptions), `pipeline.threads` of a
+//! [`PipelineSpec`](crate::pipeline::PipelineSpec),
+//! [`Pipeline::set_threads`](crate::pipeline::Pipeline::set_threads)); no hidden pool is used. Results do not depend
 //! on the thread count: every parallel sum is over fixed chunks added in chunk order.
 //!
 //! ```

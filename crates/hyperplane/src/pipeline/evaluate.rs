@@ -44,6 +44,10 @@ pub struct RegressionEvaluation {
 impl Pipeline {
     /// Scores a regressor: MSE, MAE and R^2 of its predictions against the targets read.
     pub fn evaluate_regression(&self, data: &LabelledInput) -> Result<RegressionEvaluation> {
+        self.with_threads(|| self.evaluate_regression_here(data))
+    }
+
+    fn evaluate_regression_here(&self, data: &LabelledInput) -> Result<RegressionEvaluation> {
         let labels = data.require_labels("evaluation needs the true target of every row")?;
         let y = super::spec::regression_targets(labels)?;
         let x = self.features_from(&data.input, &data.source)?;
@@ -74,6 +78,14 @@ impl Pipeline {
     /// (`cost(t, p)` for true class `t` predicted as `p`, classes in [`Pipeline::classes`]
     /// order): the courses' weighted classification error.
     pub fn evaluate_with_costs(
+        &self,
+        data: &LabelledInput,
+        costs: Option<&CostMatrix>,
+    ) -> Result<Evaluation> {
+        self.with_threads(|| self.evaluate_here(data, costs))
+    }
+
+    fn evaluate_here(
         &self,
         data: &LabelledInput,
         costs: Option<&CostMatrix>,

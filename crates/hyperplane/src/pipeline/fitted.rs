@@ -12,6 +12,7 @@ use crate::multiclass::OneVsRest;
 use crate::optim::Convergence;
 use crate::persist;
 use crate::text::{DocumentFiles, FittedVectorizer};
+use crate::threads::Threads;
 use crate::transform::{FittedTabularEncoder, FittedTransform};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
@@ -92,6 +93,9 @@ pub struct Pipeline {
     /// How a perceptron's walk started, for its PLA bound (perceptrons only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) pla_start: Option<PlaStart>,
+    /// The threads predictions and evaluations use (not saved: a setting of the caller).
+    #[serde(skip)]
+    pub(super) threads: Threads,
 }
 
 /// How a perceptron's walk started, as its PLA bound needs it.
@@ -137,9 +141,21 @@ impl Pipeline {
         self.n_train
     }
 
+    /// The threads [`Pipeline::predict`] and the other calls on raw input use: all cores
+    /// (rayon's pool, or the caller's) by default, as fitted with `pipeline.threads`.
+    /// Results are the same for any count.
+    pub fn set_threads(&mut self, threads: Threads) {
+        self.threads = threads;
+    }
+
+    /// Runs `f` with the pipeline's threads.
+    pub(super) fn with_threads<R: Send>(&self, f: impl FnOnce() -> Result<R> + Send) -> Result<R> {
+        self.threads.run(f)?
+    }
+
     /// Raw samples -> the model's features.
     pub fn features(&self, raw: &RawInput) -> Result<Features> {
-        self.features_from(raw, Path::new(""))
+        self.with_threads(|| self.features_from(raw, Path::new("")))
     }
 
     /// Raw samples read from `source` -> the model's features; errors name `source`.
@@ -170,7 +186,7 @@ impl Pipeline {
 
     /// The predicted label of each sample.
     pub fn predict(&self, raw: &RawInput) -> Result<Vec<Label>> {
-        self.model.predict(&self.features(raw)?)
+        self.with_threads(|| self.model.predict(&self.features_from(raw, Path::new(""))?))
     }
 
     /// Whether the model predicts real numbers (linear-regression, ridge).
@@ -180,12 +196,18 @@ impl Pipeline {
 
     /// A regressor's predictions, one row per sample, one column per output.
     pub fn predict_values(&self, raw: &RawInput) -> Result<Array2<f64>> {
-        self.model.predict_values(&self.features(raw)?)
+        self.with_threads(|| {
+            self.model
+                .predict_values(&self.features_from(raw, Path::new(""))?)
+        })
     }
 
     /// Class probabilities, one row per sample, columns in [`Pipeline::classes`] order.
     pub fn predict_proba(&self, raw: &RawInput) -> Result<Array2<f64>> {
-        self.model.predict_proba(&self.features(raw)?)
+        self.with_threads(|| {
+            self.model
+                .predict_proba(&self.features_from(raw, Path::new(""))?)
+        })
     }
 
     /// Names of the model's input features (vocabulary, encoded columns, or `x1, x2...`).

@@ -42,6 +42,7 @@ use crate::linear::LinearClassifier;
 use crate::linear::LinearModel;
 use crate::multiclass::{OneVsOne, OneVsRest, Strategy};
 use crate::param::{Composite, Params};
+use crate::threads::Threads;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
@@ -138,6 +139,10 @@ impl Learner {
     /// is reduced by `options.multiclass`; class weights are applied once, on the original
     /// classes (as row weights), so every sub-problem sees the same per-row costs.
     pub fn fit_with(&self, data: &Dataset, options: &FitOptions) -> Result<Model> {
+        options.threads.run(|| self.fit_here(data, options))?
+    }
+
+    fn fit_here(&self, data: &Dataset, options: &FitOptions) -> Result<Model> {
         let fit_one = |learner: &dyn Learn, d: &Dataset| -> Result<Model> {
             let warm = match options.linear_regression_init {
                 true => learner.warm_started(d)?,
@@ -179,6 +184,8 @@ pub struct FitOptions {
     pub multiclass: Strategy,
     /// Start PLA, pocket and logistic regression from linear regression's weights.
     pub linear_regression_init: bool,
+    /// The threads the fit uses (all cores by default); the model is the same for any count.
+    pub threads: Threads,
 }
 
 /// A fitted model of any registered family, or a multiclass reduction of binary ones.
@@ -460,5 +467,48 @@ mod tests {
             a.predict(&rows).unwrap(),
             vec![Label::from("spam"), Label::from("ham")]
         );
+    }
+
+    #[test]
+    fn fits_and_predictions_take_their_threads_and_agree_for_any_count() {
+        let x = Features::Dense(Array2::from_shape_fn((300, 3), |(i, j)| {
+            ((i * 7 + j * 13) % 11) as f64 - 5.0
+        }));
+        let y: Vec<Label> = (0..300).map(|i| Label::Int((i % 3) as i64)).collect();
+        let data = Dataset::new(x, &y).unwrap();
+        let learner = Learner::from_kind("logistic-regression").unwrap();
+        let fit = |threads| {
+            let options = FitOptions {
+                threads,
+                ..FitOptions::default()
+            };
+            serde_json::to_string(&learner.fit_with(&data, &options).unwrap()).unwrap()
+        };
+        assert_eq!(fit(Threads::Count(1)), fit(Threads::Count(3)));
+        let bad = FitOptions {
+            threads: Threads::Count(0),
+            ..FitOptions::default()
+        };
+        assert!(learner
+            .fit_with(&data, &bad)
+            .unwrap_err()
+            .to_string()
+            .contains("threads"));
+
+        let input = LabelledInput {
+            input: RawInput::Matrix(data.x().clone()),
+            labels: Some(y.clone()),
+            source: "m".into(),
+        };
+        let mut p = PipelineSpec::new("gaussian-nb")
+            .unwrap()
+            .fit(&input)
+            .unwrap();
+        let all = p.predict_proba(&input.input).unwrap();
+        p.set_threads(Threads::Count(2));
+        assert_eq!(p.predict_proba(&input.input).unwrap(), all);
+        p.set_threads(Threads::Count(0));
+        assert!(p.predict(&input.input).is_err());
+        assert!(p.evaluate(&input).is_err());
     }
 }

@@ -451,6 +451,7 @@ impl PipelineSpec {
         let options = FitOptions {
             multiclass: c.pipeline.multiclass,
             linear_regression_init: c.pipeline.init == Init::Linreg,
+            threads: Threads::All,
         };
         let dataset = if self.is_regressor() {
             Dataset::regression(x, regression_targets(labels)?)?
@@ -495,6 +496,7 @@ impl PipelineSpec {
             _ => None,
         };
         Ok(Pipeline {
+            threads: Threads::from_setting(c.pipeline.threads),
             pla_start,
             kind: self.info.name.to_string(),
             params: c.learner.param_values(),
