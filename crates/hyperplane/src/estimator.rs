@@ -180,8 +180,14 @@ pub type Unweighted = (Box<dyn Learn>, Vec<f64>);
 pub trait FittedModel: erased_serde::Serialize + AsAny + CloneModel + Debug + Send + Sync {
     /// The name of its body in model files.
     fn tag(&self) -> &'static str;
-    /// The number of features it was fitted on.
-    fn n_features(&self) -> usize;
+    /// The number of features it was fitted on (its classifier's or regressor's).
+    fn n_features(&self) -> usize {
+        match (self.as_classifier(), self.as_regressor()) {
+            (Some(c), _) => c.n_features(),
+            (None, Some(r)) => r.n_features(),
+            (None, None) => 0,
+        }
+    }
     /// The model as a classifier, when it is one.
     fn as_classifier(&self) -> Option<&dyn Classifier> {
         None

@@ -320,9 +320,6 @@ impl FittedModel for NaiveBayesModel {
     fn tag(&self) -> &'static str {
         FAMILY.model_tag
     }
-    fn n_features(&self) -> usize {
-        Classifier::n_features(self)
-    }
     fn as_classifier(&self) -> Option<&dyn Classifier> {
         Some(self)
     }

@@ -269,9 +269,6 @@ impl FittedModel for LinearModel {
     fn tag(&self) -> &'static str {
         CLASSIFIER_FAMILY.model_tag
     }
-    fn n_features(&self) -> usize {
-        Classifier::n_features(self)
-    }
     fn as_classifier(&self) -> Option<&dyn Classifier> {
         Some(self)
     }
@@ -340,9 +337,6 @@ impl Learn for LinearRegressor {
 impl FittedModel for LinearRegressionModel {
     fn tag(&self) -> &'static str {
         REGRESSOR_FAMILY.model_tag
-    }
-    fn n_features(&self) -> usize {
-        Regressor::n_features(self)
     }
     fn as_regressor(&self) -> Option<&dyn Regressor> {
         Some(self)

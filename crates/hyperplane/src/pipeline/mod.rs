@@ -366,9 +366,6 @@ impl FittedModel for OneVsRest<Model> {
     fn tag(&self) -> &'static str {
         ONE_VS_REST
     }
-    fn n_features(&self) -> usize {
-        Classifier::n_features(self)
-    }
     fn as_classifier(&self) -> Option<&dyn Classifier> {
         Some(self)
     }
@@ -391,9 +388,6 @@ impl FittedModel for OneVsRest<Model> {
 impl FittedModel for OneVsOne<Model> {
     fn tag(&self) -> &'static str {
         ONE_VS_ONE
-    }
-    fn n_features(&self) -> usize {
-        Classifier::n_features(self)
     }
     fn as_classifier(&self) -> Option<&dyn Classifier> {
         Some(self)
