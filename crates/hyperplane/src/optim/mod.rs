@@ -99,9 +99,11 @@ mod gd;
 mod lbfgs;
 mod newton;
 pub(crate) mod objective;
+mod penalty;
 
 pub use function::{Differentiable, Function};
 pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
+pub use penalty::{Penalty, PenaltyLine};
 
 /// The optimisers of a smooth objective.
 ///
@@ -349,24 +351,66 @@ mod solver_tests {
         }
     }
 
+    /// Every solver on `lambda/2 sum_{j in S} w_j^2 + sum_n a_n/2 (w_{n mod 4} - b_n)^2`,
+    /// whose minimiser is `w_j = sum a b / (sum a + lambda [j in S])` (the sums over the
+    /// rows of `j`): strength 1 on all but the last parameter (the linear models'
+    /// penalty), strengths 3.5 and 0.25 on other sets, and no penalty at all.
     #[test]
-    fn every_solver_reaches_the_minimiser() {
-        let q = Quadratic::new(50, 4);
-        let exact = q.solution();
-        for (solver, step) in [
-            (Solver::Newton, 0.0),
-            (Solver::NewtonLs, 0.0),
-            (Solver::Lbfgs, 0.0),
-            (Solver::Gd, 0.01),
-            (Solver::GdArmijo, 1.0),
-        ] {
-            let mut e = Evaluator::new(&q);
-            let (w, c) = solver
-                .minimize(&mut e, vec![0.0; 4], &settings(100_000, step))
-                .unwrap();
-            assert!(c.converged(), "{solver:?}: {:?}", c.warning);
-            for (a, b) in w.iter().zip(&exact) {
-                assert!((a - b).abs() < 1e-8, "{solver:?}: {w:?} vs {exact:?}");
+    fn every_solver_reaches_the_minimiser_of_each_penalty() {
+        let penalties = [
+            Penalty::l2(3),
+            Penalty::L2 {
+                strength: 3.5,
+                penalised: vec![0..1, 2..4],
+            },
+            Penalty::L2 {
+                strength: 0.25,
+                penalised: vec![1..3, 3..4],
+            },
+            Penalty::None,
+        ];
+        for penalty in penalties {
+            let q = Quadratic {
+                penalty: penalty.clone(),
+                ..Quadratic::new(50, 4)
+            };
+            let (lambda, penalised) = match &penalty {
+                Penalty::None => (0.0, vec![]),
+                Penalty::L2 {
+                    strength,
+                    penalised,
+                } => (*strength, penalised.clone()),
+            };
+            let exact: Vec<f64> = (0..4)
+                .map(|j| {
+                    let rows = (j..50).step_by(4);
+                    let ab: f64 = rows.clone().map(|n| q.a[n] * q.b[n]).sum();
+                    let a: f64 = rows.map(|n| q.a[n]).sum();
+                    let in_s = penalised.iter().any(|r| r.contains(&j));
+                    ab / (a + if in_s { lambda } else { 0.0 })
+                })
+                .collect();
+            for (a, b) in q.solution().iter().zip(&exact) {
+                assert!((a - b).abs() < 1e-12, "{penalty:?}");
+            }
+            for (solver, step) in [
+                (Solver::Newton, 0.0),
+                (Solver::NewtonLs, 0.0),
+                (Solver::Lbfgs, 0.0),
+                (Solver::Gd, 0.01),
+                (Solver::GdArmijo, 1.0),
+            ] {
+                let mut e = Evaluator::new(&q);
+                let (w, c) = solver
+                    .minimize(&mut e, vec![0.0; 4], &settings(100_000, step))
+                    .unwrap();
+                assert!(c.converged(), "{solver:?}, {penalty:?}: {:?}", c.warning);
+                for (a, b) in w.iter().zip(&exact) {
+                    assert!(
+                        (a - b).abs() < 1e-8,
+                        "{solver:?}, {penalty:?}: {w:?} vs {exact:?}"
+                    );
+                }
             }
         }
     }
