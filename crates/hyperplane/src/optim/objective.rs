@@ -16,11 +16,11 @@
 //! chunk results in chunk order, so the result does not depend on the number of threads.
 //!
 //! Linearity is what makes a line search cheap: with `z = z(w)` and `q = z(d)` known,
-//! `f(w + a d)` and its slope need `O(N)` work for any `a` and no pass over the data (the
-//! penalty's part is `O(1)`, from three products taken at the start,
-//! [`Penalty::line`]; [`Evaluator::line_start`], [`Evaluator::line`], [`Evaluator::line_accept`]); accepting
-//! the step tried last reuses that trial's loss derivatives, so the gradient there costs a
-//! scatter pass and no second evaluation of the losses (exp and log per row).
+//! `f(w + a d)` and its slope need `O(N)` work for any `a` and no pass over the data
+//! ([`Evaluator::line_start`], [`Evaluator::line`], [`Evaluator::line_accept`]; the
+//! penalty's part is `O(1)`, from three products taken at the start, [`Penalty::line`]);
+//! accepting the step tried last reuses that trial's loss derivatives, so the gradient
+//! there costs a scatter pass and no second evaluation of the losses (exp and log per row).
 
 use std::ops::Range;
 
