@@ -103,7 +103,8 @@ impl Training {
     /// Minimises `obj` (whose data term already holds `C c_n`) from `init` or zero.
     /// `class_counts` are the rows per class, `weight_total` is `sum_n c_n`, and
     /// `curvature_bound` bounds the largest eigenvalue of the data term's Hessian; it costs a
-    /// pass over the rows, so it is called only for gradient descent's default step.
+    /// pass over the rows, so it is called only for gradient descent's default step `1 / L`,
+    /// `L` that bound plus the penalty's.
     pub(super) fn solve<O: Objective>(
         &self,
         obj: &O,
@@ -131,7 +132,9 @@ impl Training {
             ftol: 64.0 * f64::EPSILON,
             step: match (self.solver, self.step) {
                 (_, Some(step)) => step,
-                (Solver::Gd | Solver::GdArmijo, None) => 1.0 / (1.0 + curvature_bound()),
+                (Solver::Gd | Solver::GdArmijo, None) => {
+                    1.0 / (obj.penalty().curvature_bound() + curvature_bound())
+                }
                 (_, None) => 1.0, // unused by the other solvers
             },
         };

@@ -33,7 +33,7 @@ use crate::linear::cross_entropy::{class_counts, single_class_model, training_se
 use crate::linear::sgd::{self, LearningRate, SgdProblem, SgdWeights, Stopping};
 use crate::linear::{row_weights, signed_targets, LinearModel, Link, Loss};
 use crate::numeric::log1pexp_sigmoid;
-use crate::optim::{norm2, Convergence, Evaluator, Objective, Solver};
+use crate::optim::{norm2, Convergence, Evaluator, Objective, Penalty, Solver};
 use crate::param::Params;
 use crate::with_rows;
 
@@ -331,11 +331,12 @@ impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
     fn n_rows(&self) -> usize {
         self.x.n_rows()
     }
-    fn penalised(&self) -> usize {
-        match self.intercept {
+    /// `1/2 ||w||^2` over the weights, and the intercept feature's weight `w_B` with `-B`.
+    fn penalty(&self) -> Penalty {
+        Penalty::l2(match self.intercept {
             Intercept::Free => self.x.n_cols(),
             _ => self.dim(),
-        }
+        })
     }
     fn curvature_width(&self) -> usize {
         1

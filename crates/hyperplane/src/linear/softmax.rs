@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::estimator::Fit;
 use crate::linear::cross_entropy::{class_counts, single_class_model, training_setters, Training};
 use crate::linear::{row_weights, LinearModel, Link};
-use crate::optim::{Objective, Solver};
+use crate::optim::{Objective, Penalty, Solver};
 use crate::with_rows;
 
 const NAME: &str = "softmax-regression";
@@ -121,8 +121,9 @@ impl<M: RowAccess> Objective for MultinomialCrossEntropy<'_, M> {
     fn n_rows(&self) -> usize {
         self.x.n_rows()
     }
-    fn penalised(&self) -> usize {
-        self.n_classes * self.x.n_cols()
+    /// `1/2 ||W||^2`, the intercepts free.
+    fn penalty(&self) -> Penalty {
+        Penalty::l2(self.n_classes * self.x.n_cols())
     }
     /// `C c_n`, then `p_n1 .. p_nK`.
     fn curvature_width(&self) -> usize {

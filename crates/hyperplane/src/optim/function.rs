@@ -8,8 +8,10 @@
 //!
 //! A linear model's objective is its fast special case ([`Evaluator`](super::Evaluator):
 //! a trial step costs `O(N)` through the scores `z(w) + a z(d)`); any other function (a
-//! neural network's loss) implements this trait, or wraps a closure in [`Function`], and
-//! uses L-BFGS and gradient descent without touching the solvers.
+//! neural network's loss) implements this trait, or wraps a closure in [`Function`], adds
+//! its regulariser with a [`Penalty`](super::Penalty) (the linear models' L2 with another
+//! strength and set of parameters), and uses L-BFGS and gradient descent without touching
+//! the solvers.
 
 /// A differentiable function the solvers minimise.
 pub trait Differentiable {

@@ -7,8 +7,8 @@
 //! until `f(w - eta g) <= f(w) - 1e-4 eta ||g||^2`.
 
 use super::{
-    axpy, budget_spent, dot, report, start, Convergence, ConvergenceWarning, Differentiable,
-    Settings,
+    axpy, budget_spent, dot, line_search_failed, report, start, Convergence, ConvergenceWarning,
+    Differentiable, Settings,
 };
 
 /// The sufficient-decrease constant of the Armijo rule.
@@ -59,7 +59,7 @@ pub(super) fn gradient_descent<E: Differentiable>(
             break;
         }
         if !accepted {
-            let warning = ConvergenceWarning::LineSearchFailed { iteration: it };
+            let warning = line_search_failed(it, s, &g);
             return (w, report(it, f, &g, Some(warning)));
         }
     }

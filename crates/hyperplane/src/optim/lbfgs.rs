@@ -22,7 +22,7 @@
 use std::collections::VecDeque;
 
 use super::{
-    axpy, budget_spent, dot, norm2, report, start, Convergence, ConvergenceWarning, Differentiable,
+    axpy, budget_spent, dot, line_search_failed, norm2, report, start, Convergence, Differentiable,
     Settings,
 };
 
@@ -63,7 +63,7 @@ pub(super) fn lbfgs<E: Differentiable>(
             1.0
         };
         let Some(a) = line_search(eval, &w, f, slope, &d, first) else {
-            let warning = ConvergenceWarning::LineSearchFailed { iteration: it };
+            let warning = line_search_failed(it, s, &g);
             return (w, report(it, f, &g, Some(warning)));
         };
         let f_new = eval.line_accept(a, &mut w_new, &mut g_new);

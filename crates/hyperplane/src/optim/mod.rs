@@ -29,6 +29,14 @@ pub enum ConvergenceWarning {
     LineSearchFailed {
         /// The iteration at which the search failed.
         iteration: usize,
+        /// The gradient's norm at the returned point, in the norm the tolerance bounds
+        /// ([`Settings::norm`]); `None` in reports written before it was recorded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gradient_norm: Option<f64>,
+        /// The tolerance that norm had to meet ([`Settings::gtol`]); `None` in reports
+        /// written before it was recorded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tolerance: Option<f64>,
     },
     /// The perceptron's update budget ran out with training points still misclassified.
     NotSeparated {
@@ -50,10 +58,28 @@ impl std::fmt::Display for ConvergenceWarning {
                 f,
                 "diverged at iteration {iteration}: the objective became non-finite or grew; use a smaller step"
             ),
-            ConvergenceWarning::LineSearchFailed { iteration } => write!(
-                f,
-                "the line search found no decrease at iteration {iteration}; the result is the last good point"
-            ),
+            ConvergenceWarning::LineSearchFailed {
+                iteration,
+                gradient_norm,
+                tolerance,
+            } => {
+                write!(
+                    f,
+                    "the line search found no decrease at iteration {iteration}; the result is the last good point"
+                )?;
+                match (gradient_norm, tolerance) {
+                    (Some(g), Some(t)) if *t > 0.0 => write!(
+                        f,
+                        ", where the gradient norm {g:.2e} is {:.1} times the tolerance {t:.2e}",
+                        g / t
+                    ),
+                    (Some(g), Some(t)) => write!(
+                        f,
+                        ", where the gradient norm is {g:.2e} against the tolerance {t}"
+                    ),
+                    _ => Ok(()),
+                }
+            }
             ConvergenceWarning::NotSeparated {
                 updates,
                 in_sample_error,
@@ -99,9 +125,11 @@ mod gd;
 mod lbfgs;
 mod newton;
 pub(crate) mod objective;
+mod penalty;
 
 pub use function::{Differentiable, Function};
 pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
+pub use penalty::{Penalty, PenaltyLine};
 
 /// The optimisers of a smooth objective.
 ///
@@ -284,6 +312,16 @@ fn stopped(it: usize, s: &Settings, f: f64, g: &[f64], why: ConvergenceWarning) 
     report(it, f, g, warning)
 }
 
+/// The warning of a line search that failed at iteration `it` with the gradient `g`: how far
+/// its norm ended from the tolerance.
+fn line_search_failed(it: usize, s: &Settings, g: &[f64]) -> ConvergenceWarning {
+    ConvergenceWarning::LineSearchFailed {
+        iteration: it,
+        gradient_norm: Some(s.norm.of(g)),
+        tolerance: Some(s.gtol),
+    }
+}
+
 /// The report of a solver whose budget of `s.max_iter` iterations ran out at `f` and `g`.
 fn budget_spent(s: &Settings, f: f64, g: &[f64]) -> Convergence {
     let why = ConvergenceWarning::MaxIterations {
@@ -349,24 +387,66 @@ mod solver_tests {
         }
     }
 
+    /// Every solver on `lambda/2 sum_{j in S} w_j^2 + sum_n a_n/2 (w_{n mod 4} - b_n)^2`,
+    /// whose minimiser is `w_j = sum a b / (sum a + lambda [j in S])` (the sums over the
+    /// rows of `j`): strength 1 on all but the last parameter (the linear models'
+    /// penalty), strengths 3.5 and 0.25 on other sets, and no penalty at all.
     #[test]
-    fn every_solver_reaches_the_minimiser() {
-        let q = Quadratic::new(50, 4);
-        let exact = q.solution();
-        for (solver, step) in [
-            (Solver::Newton, 0.0),
-            (Solver::NewtonLs, 0.0),
-            (Solver::Lbfgs, 0.0),
-            (Solver::Gd, 0.01),
-            (Solver::GdArmijo, 1.0),
-        ] {
-            let mut e = Evaluator::new(&q);
-            let (w, c) = solver
-                .minimize(&mut e, vec![0.0; 4], &settings(100_000, step))
-                .unwrap();
-            assert!(c.converged(), "{solver:?}: {:?}", c.warning);
-            for (a, b) in w.iter().zip(&exact) {
-                assert!((a - b).abs() < 1e-8, "{solver:?}: {w:?} vs {exact:?}");
+    fn every_solver_reaches_the_minimiser_of_each_penalty() {
+        let penalties = [
+            Penalty::l2(3),
+            Penalty::L2 {
+                strength: 3.5,
+                penalised: vec![0..1, 2..4],
+            },
+            Penalty::L2 {
+                strength: 0.25,
+                penalised: vec![1..3, 3..4],
+            },
+            Penalty::None,
+        ];
+        for penalty in penalties {
+            let q = Quadratic {
+                penalty: penalty.clone(),
+                ..Quadratic::new(50, 4)
+            };
+            let (lambda, penalised) = match &penalty {
+                Penalty::None => (0.0, vec![]),
+                Penalty::L2 {
+                    strength,
+                    penalised,
+                } => (*strength, penalised.clone()),
+            };
+            let exact: Vec<f64> = (0..4)
+                .map(|j| {
+                    let rows = (j..50).step_by(4);
+                    let ab: f64 = rows.clone().map(|n| q.a[n] * q.b[n]).sum();
+                    let a: f64 = rows.map(|n| q.a[n]).sum();
+                    let in_s = penalised.iter().any(|r| r.contains(&j));
+                    ab / (a + if in_s { lambda } else { 0.0 })
+                })
+                .collect();
+            for (a, b) in q.solution().iter().zip(&exact) {
+                assert!((a - b).abs() < 1e-12, "{penalty:?}");
+            }
+            for (solver, step) in [
+                (Solver::Newton, 0.0),
+                (Solver::NewtonLs, 0.0),
+                (Solver::Lbfgs, 0.0),
+                (Solver::Gd, 0.01),
+                (Solver::GdArmijo, 1.0),
+            ] {
+                let mut e = Evaluator::new(&q);
+                let (w, c) = solver
+                    .minimize(&mut e, vec![0.0; 4], &settings(100_000, step))
+                    .unwrap();
+                assert!(c.converged(), "{solver:?}, {penalty:?}: {:?}", c.warning);
+                for (a, b) in w.iter().zip(&exact) {
+                    assert!(
+                        (a - b).abs() < 1e-8,
+                        "{solver:?}, {penalty:?}: {w:?} vs {exact:?}"
+                    );
+                }
             }
         }
     }
@@ -390,14 +470,86 @@ mod solver_tests {
             let mut s = settings(1000, 0.0);
             s.gtol = 0.0;
             let (w, c) = solver.minimize(&mut e, vec![0.0; 4], &s).unwrap();
-            assert!(
-                matches!(c.warning, Some(ConvergenceWarning::LineSearchFailed { iteration }) if iteration < 100),
-                "{solver:?}: {c:?}"
-            );
+            let Some(ConvergenceWarning::LineSearchFailed {
+                iteration,
+                gradient_norm,
+                tolerance,
+            }) = c.warning
+            else {
+                panic!("{solver:?}: {c:?}")
+            };
+            assert!(iteration < 100, "{solver:?}: {c:?}");
+            // where it ended, in the norm of the stopping rule (here the 2-norm)
+            assert_eq!((gradient_norm, tolerance), (c.grad_norm, Some(0.0)));
             for (a, b) in w.iter().zip(&exact) {
                 assert!((a - b).abs() < 1e-8, "{solver:?}: {w:?} vs {exact:?}");
             }
         }
+    }
+
+    /// `f = 0` with the gradient `(1, 1, 1, 1)`: no step along `-g` decreases `f`.
+    fn flat(_: &[f64], g: &mut [f64]) -> f64 {
+        g.fill(1.0);
+        0.0
+    }
+
+    #[test]
+    fn a_failed_line_search_says_how_far_from_the_tolerance_it_ended() {
+        for solver in [Solver::Lbfgs, Solver::GdArmijo] {
+            for (norm, expected) in [(GradNorm::Two, 2.0), (GradNorm::Max, 1.0)] {
+                let mut s = settings(100, 1.0);
+                (s.gtol, s.norm) = (1e-3, norm);
+                let (w, c) = solver
+                    .minimize(&mut Function::new(4, flat), vec![0.5; 4], &s)
+                    .unwrap();
+                let warning = c.warning.expect("no decrease");
+                assert_eq!(
+                    warning,
+                    ConvergenceWarning::LineSearchFailed {
+                        iteration: 1,
+                        gradient_norm: Some(expected),
+                        tolerance: Some(1e-3),
+                    },
+                    "{solver:?}"
+                );
+                assert_eq!(w, [0.5; 4], "{solver:?}: the last good point");
+            }
+        }
+        let warning = ConvergenceWarning::LineSearchFailed {
+            iteration: 7,
+            gradient_norm: Some(3.2e-4),
+            tolerance: Some(1e-5),
+        };
+        assert_eq!(
+            warning.to_string(),
+            "the line search found no decrease at iteration 7; the result is the last good point, \
+             where the gradient norm 3.20e-4 is 32.0 times the tolerance 1.00e-5"
+        );
+        let text = serde_json::to_string(&warning).unwrap();
+        assert_eq!(
+            serde_json::from_str::<ConvergenceWarning>(&text).unwrap(),
+            warning
+        );
+        let zero = ConvergenceWarning::LineSearchFailed {
+            iteration: 2,
+            gradient_norm: Some(1e-14),
+            tolerance: Some(0.0),
+        };
+        assert!(zero
+            .to_string()
+            .ends_with("where the gradient norm is 1.00e-14 against the tolerance 0"));
+        // a report written before the two fields were recorded still reads
+        let old: ConvergenceWarning =
+            serde_json::from_str(r#"{"kind":"line_search_failed","iteration":3}"#).unwrap();
+        assert_eq!(
+            old,
+            ConvergenceWarning::LineSearchFailed {
+                iteration: 3,
+                gradient_norm: None,
+                tolerance: None,
+            }
+        );
+        assert!(old.to_string().ends_with("the last good point"), "{old}");
     }
 
     #[test]

@@ -31,10 +31,12 @@
 //! `w + a s` takes the first `a` of `1, 1/2, 1/4, ...` (at most 20) with
 //! `f(w + a s) <= f(w) + 0.01 a g.s` (Armijo). Where `-g.s` is below the rounding of `f`
 //! (`1e-12 |f|`), the full step is taken if it decreases `||g||` instead; when no step
-//! qualifies, the solver stops with [`ConvergenceWarning::LineSearchFailed`].
+//! qualifies, the solver stops with
+//! [`ConvergenceWarning::LineSearchFailed`](super::ConvergenceWarning::LineSearchFailed)
+//! (which says how far the gradient's norm ended from the tolerance).
 
 use super::{
-    axpy, budget_spent, dot, norm2, report, start, stopped, Convergence, ConvergenceWarning,
+    axpy, budget_spent, dot, line_search_failed, norm2, report, start, stopped, Convergence,
     Differentiable, Settings,
 };
 
@@ -106,8 +108,7 @@ pub(super) fn tron<E: Differentiable>(
         // no decrease is predicted, or none above rounding can be measured
         let stalled = prered <= 0.0 || (!accepted && prered <= 1e-14 * f.abs());
         if stalled {
-            let why = ConvergenceWarning::LineSearchFailed { iteration: it };
-            return (w, stopped(it, s, f, &g, why));
+            return (w, stopped(it, s, f, &g, line_search_failed(it, s, &g)));
         }
     }
     (w, budget_spent(s, f, &g))
@@ -157,8 +158,7 @@ pub(super) fn line_search_newton<E: Differentiable>(
         }
         let Some(f_new) = accepted else {
             // no step decreases f (or, below rounding, the gradient): stop at w
-            let why = ConvergenceWarning::LineSearchFailed { iteration: it };
-            return (w, stopped(it, s, f, &g, why));
+            return (w, stopped(it, s, f, &g, line_search_failed(it, s, &g)));
         };
         std::mem::swap(&mut w, &mut w_new);
         std::mem::swap(&mut g, &mut g_new);

@@ -1,4 +1,6 @@
-//! The objective contract: `f(w) = 1/2 sum_{j < p} w_j^2 + sum_n loss_n(z_n(w))`.
+//! The objective contract: `f(w) = r(w) + sum_n loss_n(z_n(w))`, with the regulariser `r`
+//! the objective's [`Penalty`] (for the linear models `1/2 sum_{j < p} w_j^2`, the weights
+//! penalised and the intercepts free).
 //!
 //! Every data term here is a linear model's: row `n` enters only through its scores
 //! `z_n(w)` (one per row for a binary model, one per class for softmax), which are linear
@@ -7,22 +9,25 @@
 //! scores), [`Objective::add_score_gradient`] (the gradient from those derivatives,
 //! `X^T dz` for a binary model), and [`Objective::hess_vec`] for Newton;
 //! [`Objective::line_loss`] along a line and [`Objective::loss_grad`] (a batch of rows at
-//! `w`) follow from them. The first `p = penalised()` parameters carry the L2 penalty and
-//! the rest (intercepts) are free.
+//! `w`) follow from them. [`Objective::penalty`] declares `r`, which the [`Evaluator`]
+//! adds after the data term: its value and gradient, its Hessian products and diagonal,
+//! and its closed form along a line.
 //! [`Evaluator`] sums the batches over fixed row chunks in parallel with rayon and adds the
 //! chunk results in chunk order, so the result does not depend on the number of threads.
 //!
 //! Linearity is what makes a line search cheap: with `z = z(w)` and `q = z(d)` known,
 //! `f(w + a d)` and its slope need `O(N)` work for any `a` and no pass over the data
-//! ([`Evaluator::line_start`], [`Evaluator::line`], [`Evaluator::line_accept`]); accepting
-//! the step tried last reuses that trial's loss derivatives, so the gradient there costs a
-//! scatter pass and no second evaluation of the losses (exp and log per row).
+//! ([`Evaluator::line_start`], [`Evaluator::line`], [`Evaluator::line_accept`]; the
+//! penalty's part is `O(1)`, from three products taken at the start, [`Penalty::line`]);
+//! accepting the step tried last reuses that trial's loss derivatives, so the gradient
+//! there costs a scatter pass and no second evaluation of the losses (exp and log per row).
 
 use std::ops::Range;
 
 use rayon::prelude::*;
 
 use super::axpy;
+use super::penalty::{Penalty, PenaltyLine};
 
 /// A data term that can be evaluated on any batch of rows.
 pub trait Objective: Sync {
@@ -30,8 +35,8 @@ pub trait Objective: Sync {
     fn dim(&self) -> usize;
     /// Number of rows of the data term.
     fn n_rows(&self) -> usize;
-    /// Parameters `0..penalised()` carry `1/2 w_j^2`; the others are not penalised.
-    fn penalised(&self) -> usize;
+    /// The regulariser `r(w)` of `f`; the [`Evaluator`] asks for it once.
+    fn penalty(&self) -> Penalty;
     /// Values kept per row for Hessian products (0: no Hessian).
     fn curvature_width(&self) -> usize;
     /// Scores per row.
@@ -105,6 +110,8 @@ const MAX_SCRATCH: usize = 1 << 19;
 /// and of the one before (see [`Evaluator::revert_curvature`]).
 pub struct Evaluator<'a, O: Objective> {
     obj: &'a O,
+    /// The objective's regulariser.
+    penalty: Penalty,
     chunks: Vec<Range<usize>>,
     scratch: Vec<Vec<f64>>,
     curvature: Vec<f64>,
@@ -112,7 +119,7 @@ pub struct Evaluator<'a, O: Objective> {
     /// The last point scored and its scores.
     point: Scored,
     /// The line `w + a d` of [`Evaluator::line_start`]: `z(w)`, `z(d)`, `w` and `d`, and
-    /// over the penalised parameters `w.w`, `w.d`, `d.d`.
+    /// the penalty along it.
     line: Line,
     /// `d loss_n / d z_n` at the scores evaluated last: a point's, or the trial step
     /// `line.trial` names.
@@ -135,9 +142,7 @@ struct Line {
     q: Vec<f64>,
     w: Vec<f64>,
     d: Vec<f64>,
-    ww: f64,
-    wd: f64,
-    dd: f64,
+    penalty: PenaltyLine,
     /// The trial step whose derivatives `Evaluator::derivatives` holds, with the data term
     /// there.
     trial: Option<(f64, f64)>,
@@ -157,6 +162,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             .collect();
         Evaluator {
             obj,
+            penalty: obj.penalty(),
             scratch: chunks.iter().map(|_| vec![0.0; obj.dim()]).collect(),
             chunks,
             curvature: Vec::new(),
@@ -234,9 +240,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             .par_iter()
             .zip(qs.into_par_iter())
             .for_each(|(rows, q)| obj.scores(d, rows.clone(), q.expect("kept")));
-        let p = obj.penalised();
-        let (wp, dp) = (&w[..p], &d[..p]);
-        (line.ww, line.wd, line.dd) = (dot(wp, wp), dot(wp, dp), dot(dp, dp));
+        line.penalty = self.penalty.line(w, d);
     }
 
     /// `(f(w + a d), d.grad f(w + a d))` on the line of [`Evaluator::line_start`]:
@@ -268,9 +272,9 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             .iter()
             .fold((0.0, 0.0), |(f, s), (pf, ps)| (f + pf, s + ps));
         line.trial = Some((a, data));
-        let f = data + 0.5 * (line.ww + 2.0 * a * line.wd + a * a * line.dd);
-        slope += line.wd + a * line.dd;
-        (f, slope)
+        let (penalty, penalty_slope) = line.penalty.at(a);
+        slope += penalty_slope;
+        (data + penalty, slope)
     }
 
     /// Moves to `w + a d` on the line of [`Evaluator::line_start`], ending the line search:
@@ -304,7 +308,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
                     grad,
                     |dz, rows, g| obj.add_score_gradient(dz, rows, g),
                 );
-                add_penalty(data, obj.penalised(), w_out, grad)
+                self.penalty.add_value_grad(data, w_out, grad)
             }
             _ => {
                 let z = std::mem::take(&mut point.z);
@@ -352,7 +356,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             })
             .collect();
         sum_in_order(&self.scratch, grad);
-        add_penalty(losses.iter().sum(), obj.penalised(), w, grad)
+        self.penalty.add_value_grad(losses.iter().sum(), w, grad)
     }
 
     /// Makes the curvature kept before the last `keep_curvature` evaluation current again
@@ -365,17 +369,14 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     pub fn hess_vec(&mut self, v: &[f64], out: &mut [f64]) {
         let obj = self.obj;
         self.sum_over_curvature(out, |c, rows, h| obj.hess_vec(c, v, rows, h));
-        let p = obj.penalised();
-        for (o, &vj) in out[..p].iter_mut().zip(&v[..p]) {
-            *o += vj;
-        }
+        self.penalty.add_hess_vec(v, out);
     }
 
     /// The diagonal of `H` at the point last evaluated with `keep_curvature`, written to `out`.
     pub fn hess_diag(&mut self, out: &mut [f64]) {
         let obj = self.obj;
         self.sum_over_curvature(out, |c, rows, h| obj.hess_diag(c, rows, h));
-        out[..obj.penalised()].iter_mut().for_each(|o| *o += 1.0);
+        self.penalty.add_hess_diag(out);
     }
 
     /// `out = sum_chunks term(curvature of the chunk, its rows, zeroed scratch)`.
@@ -487,17 +488,6 @@ fn sum_in_order(scratch: &[Vec<f64>], out: &mut [f64]) {
     }
 }
 
-/// Adds the penalty's gradient `w_j` (`j < p`) to `grad`; returns `data + 1/2 sum_{j < p}
-/// w_j^2`, summed in that order.
-fn add_penalty(data: f64, p: usize, w: &[f64], grad: &mut [f64]) -> f64 {
-    let mut f = data;
-    for (g, &wj) in grad[..p].iter_mut().zip(&w[..p]) {
-        *g += wj;
-        f += 0.5 * wj * wj;
-    }
-    f
-}
-
 /// The slices of `curvature` belonging to each chunk (all `None` when not kept).
 fn split_by_chunks<'c>(
     curvature: &'c mut [f64],
@@ -538,13 +528,13 @@ pub fn norm_inf(g: &[f64]) -> f64 {
 pub(crate) mod tests {
     use super::*;
 
-    /// `f(w) = 1/2 ||w_pen||^2 + sum_n a_n/2 (w . x_n - b_n)^2` on rows `x_n = e_{n mod d}`:
-    /// a separable quadratic with a known minimiser, for the solvers' tests.
+    /// `f(w) = r(w) + sum_n a_n/2 (w . x_n - b_n)^2` on rows `x_n = e_{n mod d}`, `r` a
+    /// penalty: a separable quadratic with a known minimiser, for the solvers' tests.
     pub struct Quadratic {
         pub a: Vec<f64>,
         pub b: Vec<f64>,
         pub dim: usize,
-        pub penalised: usize,
+        pub penalty: Penalty,
     }
 
     impl Objective for Quadratic {
@@ -554,8 +544,8 @@ pub(crate) mod tests {
         fn n_rows(&self) -> usize {
             self.a.len()
         }
-        fn penalised(&self) -> usize {
-            self.penalised
+        fn penalty(&self) -> Penalty {
+            self.penalty.clone()
         }
         fn curvature_width(&self) -> usize {
             1
@@ -604,20 +594,23 @@ pub(crate) mod tests {
     }
 
     impl Quadratic {
-        /// A problem of `n` rows over `dim` parameters, the last one free.
+        /// A problem of `n` rows over `dim` parameters, `1/2 ||w||^2` on all but the last.
         pub fn new(n: usize, dim: usize) -> Self {
             Quadratic {
                 a: (0..n).map(|i| 1.0 + (i % 7) as f64).collect(),
                 b: (0..n).map(|i| ((i * 37) % 11) as f64 - 5.0).collect(),
                 dim,
-                penalised: dim - 1,
+                penalty: Penalty::l2(dim - 1),
             }
         }
-        /// The exact minimiser: `w_j = sum a b / (sum a + [j penalised])`.
+        /// The exact minimiser: `w_j = sum a b / (sum a + lambda [j in S])`, from the
+        /// penalty's Hessian diagonal.
         pub fn solution(&self) -> Vec<f64> {
+            let mut curvature = vec![0.0; self.dim];
+            self.penalty.add_hess_diag(&mut curvature);
             (0..self.dim)
                 .map(|j| {
-                    let (mut ab, mut a) = (0.0, if j < self.penalised { 1.0 } else { 0.0 });
+                    let (mut ab, mut a) = (0.0, curvature[j]);
                     for n in (j..self.a.len()).step_by(self.dim) {
                         ab += self.a[n] * self.b[n];
                         a += self.a[n];
@@ -676,13 +669,59 @@ pub(crate) mod tests {
         }
     }
 
+    fn strong() -> Penalty {
+        Penalty::L2 {
+            strength: 3.5,
+            penalised: vec![0..1, 2..4],
+        }
+    }
+
     #[test]
     fn line_agrees_with_full_evaluations() {
-        let q = Quadratic::new(5_000, 5);
-        check_line(
-            &q,
-            &[0.3, -1.0, 2.0, 0.1, 0.7],
-            &[1.0, 0.5, -0.25, 2.0, -1.0],
+        for penalty in [Penalty::l2(4), strong(), Penalty::None] {
+            let q = Quadratic {
+                penalty,
+                ..Quadratic::new(5_000, 5)
+            };
+            check_line(
+                &q,
+                &[0.3, -1.0, 2.0, 0.1, 0.7],
+                &[1.0, 0.5, -0.25, 2.0, -1.0],
+            );
+        }
+    }
+
+    #[test]
+    fn the_penalty_is_added_to_the_data_term_and_none_adds_nothing() {
+        let w = [0.3, -1.0, 2.0, 0.1, 0.7];
+        let at = |penalty| {
+            let q = Quadratic {
+                penalty,
+                ..Quadratic::new(100, 5)
+            };
+            let mut data_grad = vec![0.0; 5];
+            let data = q.loss_grad(&w, 0..100, &mut data_grad, None);
+            let mut e = Evaluator::new(&q);
+            let mut g = vec![0.0; 5];
+            let f = e.value_grad(&w, &mut g, true);
+            let (mut hv, mut diag) = (vec![0.0; 5], vec![0.0; 5]);
+            e.hess_vec(&[1.0; 5], &mut hv);
+            e.hess_diag(&mut diag);
+            let sub = |a: &[f64], b: &[f64]| -> Vec<f64> {
+                a.iter().zip(b).map(|(x, y)| x - y).collect()
+            };
+            (f, data, sub(&g, &data_grad), sub(&hv, &diag))
+        };
+        let (f, data, g, hv_minus_diag) = at(Penalty::None);
+        assert_eq!((f, g), (data, vec![0.0; 5]));
+        assert_eq!(hv_minus_diag, vec![0.0; 5], "H is diagonal");
+        // 3.5/2 (w_0^2 + w_2^2 + w_3^2), gradient 3.5 w_j on {0, 2, 3}
+        let (f, data, g, _) = at(strong());
+        assert!((f - data - 1.75 * (0.09 + 4.0 + 0.01)).abs() < 1e-12);
+        let expected = [3.5 * 0.3, 0.0, 3.5 * 2.0, 3.5 * 0.1, 0.0];
+        assert!(
+            g.iter().zip(&expected).all(|(a, b)| (a - b).abs() < 1e-12),
+            "{g:?}"
         );
     }
 
