@@ -464,8 +464,10 @@ impl Pipeline {
         let labels = data.require_labels(&format!("{what} need the true label of every row"))?;
         let y = labels::encode_with(self.classes(), labels)?;
         let x = self.features_from(&data.input, &data.source)?;
-        let views = match &self.model {
-            _ if self.model.downcast_ref::<OneVsRest<Model>>().is_some() => self
+        let one_vs_rest = self.model.downcast_ref::<OneVsRest<Model>>().is_some();
+        let views = match self.model.downcast_ref::<LinearModel>() {
+            Some(m) if m.is_binary() => vec![(String::new(), m, y)],
+            _ if one_vs_rest => self
                 .model
                 .linear_models()
                 .into_iter()
@@ -475,17 +477,14 @@ impl Pipeline {
                     (name, m, t)
                 })
                 .collect(),
-            _ => match self.model.downcast_ref::<LinearModel>() {
-                Some(m) if m.is_binary() => vec![(String::new(), m, y)],
-                _ => {
-                    return Err(Error::Unsupported {
-                        model: self.kind.clone(),
-                        what: format!(
-                            "{what} (they need a binary linear model or one-vs-all linear models)"
-                        ),
-                    })
-                }
-            },
+            _ => {
+                return Err(Error::Unsupported {
+                    model: self.kind.clone(),
+                    what: format!(
+                        "{what} (they need a binary linear model or one-vs-all linear models)"
+                    ),
+                })
+            }
         };
         Ok((x, views))
     }

@@ -144,9 +144,10 @@ impl Learner {
 
     fn fit_here(&self, data: &Dataset, options: &FitOptions) -> Result<Model> {
         let fit_one = |learner: &dyn Learn, d: &Dataset| -> Result<Model> {
-            let warm = match options.linear_regression_init {
-                true => learner.warm_started(d)?,
-                false => None,
+            let warm = if options.linear_regression_init {
+                learner.warm_started(d)?
+            } else {
+                None
             };
             Ok(Model(warm.as_deref().unwrap_or(learner).fit_model(d)?))
         };
