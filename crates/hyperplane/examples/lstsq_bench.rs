@@ -29,7 +29,7 @@ fn main() -> hyperplane::Result<()> {
     let y = Array2::from_shape_fn((n, 1), |(i, _)| {
         x.row(i).iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() + 0.1 * normal.sample(&mut rng)
     });
-    let x = Features::Dense(x);
+    let x = Features::from(x);
     let learner = LinearRegression::new().method(method);
     let mut best = f64::INFINITY;
     let mut rank = None;

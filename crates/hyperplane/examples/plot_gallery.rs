@@ -84,7 +84,7 @@ fn main() -> Result<()> {
     let x = x.to_dense().select(Axis(1), &[7, 9]);
     let labels = heart.labels.clone().unwrap_or_default();
     let two = LabelledInput {
-        input: RawInput::Matrix(Features::Dense(x.clone())),
+        input: RawInput::Matrix(Features::from(x.clone())),
         ..heart
     };
     let model = PipelineSpec::new("gaussian-nb")?.fit(&two)?;
@@ -114,7 +114,7 @@ fn main() -> Result<()> {
     // Petal length and width (columns 2, 3) of versicolor and virginica.
     let (x, labels) = iris([2, 3], [1, 2])?;
     let two = LabelledInput {
-        input: RawInput::Matrix(Features::Dense(x.clone())),
+        input: RawInput::Matrix(Features::from(x.clone())),
         labels: Some(labels.clone()),
         source: "iris.csv".into(),
     };
@@ -137,7 +137,7 @@ fn main() -> Result<()> {
 
     // Sepal length and width (columns 0, 1) of setosa and versicolor: separable.
     let (x, labels) = iris([0, 1], [0, 1])?;
-    let data = Dataset::new(Features::Dense(x.clone()), &labels)?;
+    let data = Dataset::new(Features::from(x.clone()), &labels)?;
     let (model, trace) = Perceptron::default().fit_traced(&data)?;
     let options = PlaOptions {
         title: "PLA on iris setosa vs versicolor".into(),

@@ -18,6 +18,7 @@
 //! | `fit_is_idempotent` | fitting twice gives the same model, to the bit |
 //! | `batch_and_order_invariant` | predictions do not depend on batching or row order; nor, for learners that do not visit rows in order, does the model |
 //! | `sparse_equals_dense` | the same rows as CSR give the same predictions (1e-6 relative; 1e-3 for learners that step row by row, whose rounding compounds) |
+//! | `borrowed_equals_owned` | the same rows lent as views (row- and column-major dense, CSR of int32 / int64 indices and f64 / f32 values) give the model fitted on owned data, to the bit, and the same predictions |
 //! | `save_load_round_trip` | a saved and loaded model predicts the same, to the bit |
 //! | `probabilities_normalised` | probabilities sum to 1, or are refused as unsupported (classifiers) |
 //!
@@ -28,10 +29,10 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ndarray::Array2;
+use ndarray::{Array2, ShapeBuilder};
 use serde::Serialize;
 
-use crate::data::{CsrMatrix, Dataset, Features, Label};
+use crate::data::{CsrMatrix, CsrView, Dataset, Features, Label};
 use crate::error::Error;
 use crate::estimator::Classifier;
 use crate::pipeline::{Learner, Model};
@@ -166,15 +167,19 @@ fn counts(seed: u64, n: usize) -> (Array2<f64>, Vec<usize>) {
     (x, y)
 }
 
-fn storage(x: Array2<f64>, sparse: bool) -> Features {
+fn storage(x: Array2<f64>, sparse: bool) -> Features<'static> {
     if sparse {
         Features::Sparse(CsrMatrix::from_dense(x.view()))
     } else {
-        Features::Dense(x)
+        Features::from(x)
     }
 }
 
-fn labelled(x: Features, y: &[usize], names: &[Label]) -> Result<Dataset, String> {
+fn labelled(
+    x: Features<'static>,
+    y: &[usize],
+    names: &[Label],
+) -> Result<Dataset<'static>, String> {
     let labels: Vec<Label> = y.iter().map(|&c| names[c].clone()).collect();
     Dataset::new(x, &labels).map_err(|e| e.to_string())
 }
@@ -184,7 +189,7 @@ fn names() -> Vec<Label> {
 }
 
 /// The standard data set: 90 rows.
-fn data(sparse: bool) -> Result<Dataset, String> {
+fn data(sparse: bool) -> Result<Dataset<'static>, String> {
     let (x, y) = counts(1, 90);
     labelled(storage(x, sparse), &y, &names())
 }
@@ -242,16 +247,13 @@ fn non_finite_rejected(s: &Subject, sparse: bool) -> Check {
 
 fn empty_rejected(s: &Subject, _: bool) -> Check {
     let no_rows =
-        Dataset::new(Features::Dense(Array2::zeros((0, 3))), &[]).map_err(|e| e.to_string())?;
+        Dataset::new(Features::from(Array2::zeros((0, 3))), &[]).map_err(|e| e.to_string())?;
     match s.fit(&no_rows) {
         Ok(_) => return Err("fit accepted 0 samples".into()),
         Err(e) => ensure!(e.to_string().contains("0 samples"), "0 samples: {e}"),
     }
-    let no_cols = Dataset::new(
-        Features::Dense(Array2::zeros((2, 0))),
-        &[1.into(), 2.into()],
-    )
-    .map_err(|e| e.to_string())?;
+    let no_cols = Dataset::new(Features::from(Array2::zeros((2, 0))), &[1.into(), 2.into()])
+        .map_err(|e| e.to_string())?;
     match s.fit(&no_cols) {
         Ok(_) => Err("fit accepted 0 features".into()),
         Err(e) => {
@@ -296,7 +298,7 @@ fn tiny_inputs(s: &Subject, sparse: bool) -> Check {
 
 fn feature_count_checked(s: &Subject, sparse: bool) -> Check {
     let m = fit_ok(s, &data(sparse)?)?;
-    match s.outputs(&m, &Features::Dense(Array2::zeros((2, 4)))) {
+    match s.outputs(&m, &Features::from(Array2::zeros((2, 4)))) {
         Ok(_) => Err("predicted on 4 features after fitting on 6".into()),
         Err(e) => {
             ensure!(e.contains('6') && e.contains('4'), "{e}");
@@ -430,6 +432,70 @@ fn sparse_equals_dense(s: &Subject, _: bool) -> Check {
     )
 }
 
+/// The same rows lent by a host (dense views in row- and column-major order, CSR over
+/// int32 / int64 index slices with f64 / f32 values) give the model fitted on owned data,
+/// to the bit, and predict the same through views.
+fn borrowed_equals_owned(s: &Subject, _: bool) -> Check {
+    let (x, y) = counts(1, 90);
+    let (n, d) = x.dim();
+    let owned_dense = labelled(storage(x.clone(), false), &y, &names())?;
+    let owned_sparse = labelled(storage(x.clone(), true), &y, &names())?;
+    let (dense_model, sparse_model) = (fit_ok(s, &owned_dense)?, fit_ok(s, &owned_sparse)?);
+    let column_major = Array2::from_shape_vec((n, d).f(), x.t().iter().copied().collect())
+        .map_err(|e| e.to_string())?;
+    let csr = CsrMatrix::from_dense(x.view());
+    let p32: Vec<i32> = csr.indptr().iter().map(|&p| p as i32).collect();
+    let i32s: Vec<i32> = csr.indices().iter().map(|&j| j as i32).collect();
+    let (p64, i64s): (Vec<i64>, Vec<i64>) = (
+        p32.iter().map(|&p| p.into()).collect(),
+        i32s.iter().map(|&j| j.into()).collect(),
+    );
+    let f32s: Vec<f32> = csr.data().iter().map(|&v| v as f32).collect();
+    let lent: [(&str, Features, &Model, &Dataset); 4] = [
+        (
+            "a row-major view",
+            x.view().into(),
+            &dense_model,
+            &owned_dense,
+        ),
+        (
+            "a column-major view",
+            column_major.view().into(),
+            &dense_model,
+            &owned_dense,
+        ),
+        (
+            "CSR of int32 and f64",
+            CsrView::new(d, &p32, &i32s, csr.data())
+                .map_err(|e| e.to_string())?
+                .into(),
+            &sparse_model,
+            &owned_sparse,
+        ),
+        (
+            "CSR of int64 and f32",
+            CsrView::new(d, &p64, &i64s, &f32s)
+                .map_err(|e| e.to_string())?
+                .into(),
+            &sparse_model,
+            &owned_sparse,
+        ),
+    ];
+    for (what, features, owned_model, owned) in lent {
+        let borrowed = Dataset::new(features, &owned.labels()).map_err(|e| e.to_string())?;
+        let model = fit_ok(s, &borrowed)?;
+        ensure!(
+            json(&model)? == json(owned_model)?,
+            "fitted on {what}: the model differs from the one fitted on owned data"
+        );
+        ensure!(
+            s.outputs(&model, borrowed.x())? == s.outputs(owned_model, owned.x())?,
+            "predicting on {what} differs from predicting on owned data"
+        );
+    }
+    Ok(())
+}
+
 /// Numbers the model files of checks running at once.
 static NEXT_FILE: AtomicUsize = AtomicUsize::new(0);
 
@@ -499,7 +565,10 @@ const CLASSIFIER_ONLY: [(&str, CheckFn); 2] = [
     ("probabilities_normalised", probabilities_normalised),
 ];
 /// Checks that compare storages run once.
-const ONCE: [(&str, CheckFn); 1] = [("sparse_equals_dense", sparse_equals_dense)];
+const ONCE: [(&str, CheckFn); 2] = [
+    ("sparse_equals_dense", sparse_equals_dense),
+    ("borrowed_equals_owned", borrowed_equals_owned),
+];
 
 fn run(estimator: &str, subject: &Subject) -> Report {
     let mut checks: Vec<(&'static str, CheckFn)> = COMMON.to_vec();

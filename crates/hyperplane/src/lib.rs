@@ -45,7 +45,7 @@
 //!
 //! Every learner is a params struct (`Default` + builder setters) implementing [`Fit`];
 //! fitted classifiers implement [`Classifier`]. Dense (`ndarray`) and sparse
-//! ([`CsrMatrix`]) input go through the same code.
+//! ([`CsrMatrix`]) input, owned or borrowed, go through the same code.
 //!
 //! ```
 //! use hyperplane::bayes::{MultinomialNB, Priors};
@@ -61,6 +61,28 @@
 //! let p = a.predict_proba(dense.x())?;
 //! assert_eq!(p, b.predict_proba(sparse.x())?);
 //! assert!((p.row(0).sum() - 1.0).abs() < 1e-12);
+//! # Ok::<(), hyperplane::Error>(())
+//! ```
+//!
+//! ## Data the caller already holds: borrowed, not copied
+//!
+//! A host with its own buffers (numpy and scipy arrays, a Spark partition, an mmap'd file)
+//! lends them as they are: a dense `ArrayView2` of any layout, or a CSR matrix over its
+//! three slices with 32- or 64-bit indices and `f32` or `f64` values ([`data::CsrView`],
+//! validated once). Every learner fits and predicts on them in place, with the same
+//! results, to the bit, as on owned data.
+//!
+//! ```
+//! use hyperplane::data::{CsrView, Dataset, Features};
+//! use hyperplane::linear::LogisticRegression;
+//! use hyperplane::{Classifier, Fit, Label};
+//!
+//! // scipy.sparse.csr_matrix([[1, 0, 2], [0, 3, 0], [2, 0, 1], [0, 1, 0]], dtype=float32)
+//! let (indptr, indices, values) = ([0i32, 2, 3, 5, 6], [0i32, 2, 1, 0, 2, 1], [1f32, 2., 3., 2., 1., 1.]);
+//! let x: Features = CsrView::new(3, &indptr, &indices, &values)?.into();
+//! let y: Vec<Label> = ["a", "b", "a", "b"].map(Label::from).to_vec();
+//! let model = LogisticRegression::default().fit(&Dataset::new(x.clone(), &y)?)?;
+//! assert_eq!(model.predict(&x)?, y);
 //! # Ok::<(), hyperplane::Error>(())
 //! ```
 //!
@@ -120,7 +142,8 @@
 //!   wait for the kernel SVMs or the neural network for more.
 //! - PLA halts only on separable data (the budget stops it otherwise, with a warning); use
 //!   pocket or logistic regression on real data.
-//! - Everything is `f64` and single-machine; training statistics merge
+//! - Everything computes in `f64` (borrowed `f32` values are widened as they are read) on
+//!   one machine; training statistics merge
 //!   (`partial_fit`, `merge`) and objectives are sums over rows, so out-of-core and
 //!   distributed training need no new algorithms.
 //! - Not for deep learning, images or sequences of raw signals: use a deep-learning library.

@@ -28,7 +28,7 @@ fn learner(kind: &str, setting: Option<(&str, &str)>) -> Learner {
 
 /// Whether the setting is refused on valid data (a choice that needs another setting).
 fn refused(l: &Learner, task: Task) -> Option<String> {
-    let x = Features::Dense(Array2::from_shape_fn((6, 2), |(i, j)| {
+    let x = Features::from(Array2::from_shape_fn((6, 2), |(i, j)| {
         (i * (j + 1) % 5) as f64
     }));
     let ds = match task {

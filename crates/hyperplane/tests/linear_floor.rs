@@ -11,7 +11,7 @@ use ndarray::Array2;
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Rows of comma-separated numbers, the last one the class; `skip` header lines.
-fn csv(name: &str, skip: usize) -> Dataset {
+fn csv(name: &str, skip: usize) -> Dataset<'static> {
     let text = std::fs::read_to_string(format!("{DIR}/tests/data/{name}")).unwrap();
     let rows: Vec<Vec<f64>> = text
         .lines()
@@ -25,7 +25,7 @@ fn csv(name: &str, skip: usize) -> Dataset {
 }
 
 /// The data set with its features standardised.
-fn standardised(data: Dataset) -> Dataset {
+fn standardised(data: Dataset) -> Dataset<'static> {
     let x = StandardScaler::new()
         .fit(data.x())
         .unwrap()
@@ -92,7 +92,7 @@ fn close(a: &LinearModel, b: &LinearModel, tol: f64) -> bool {
 }
 
 /// Iris: three classes, 150 rows (the features unscaled).
-fn iris() -> Dataset {
+fn iris() -> Dataset<'static> {
     csv("iris.csv", 1)
 }
 

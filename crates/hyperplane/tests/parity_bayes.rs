@@ -80,7 +80,7 @@ fn digits_probabilities_match_scikit_learn() {
     println!("{}", report.join("\n"));
 }
 
-fn irbook() -> (Dataset, Features) {
+fn irbook() -> (Dataset<'static>, Features<'static>) {
     let fx = fixture("bayes_irbook.json");
     let rows: Vec<Vec<f64>> = serde_json::from_value(fx["x"].clone()).unwrap();
     let y: Vec<String> = serde_json::from_value(fx["y"].clone()).unwrap();

@@ -21,7 +21,7 @@ fn fixture(name: &str) -> Value {
 
 /// A scikit-learn bundled CSV (header `n,d,names...`; features then the class index),
 /// standardised.
-fn bundled(name: &str) -> Dataset {
+fn bundled(name: &str) -> Dataset<'static> {
     let text = std::fs::read_to_string(format!("{DIR}/tests/data/{name}")).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();

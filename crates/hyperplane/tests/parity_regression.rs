@@ -81,7 +81,7 @@ fn diabetes_matches_scikit_learn() {
     let f: Value = serde_json::from_str(FIXTURE).unwrap();
     let (x, y) = diabetes();
     let weights = vector(&f["diabetes_weights"]);
-    let dense = Features::Dense(x.clone());
+    let dense = Features::from(x.clone());
     let sparse = Features::Sparse(CsrMatrix::from_dense(x.view()));
     let cases = f["diabetes"].as_array().unwrap();
     assert_eq!(cases.len(), 10);
@@ -145,7 +145,7 @@ fn multi_output_matches_scikit_learn() {
     let f: Value = serde_json::from_str(FIXTURE).unwrap();
     let (x, _) = diabetes();
     let y = matrix(&f["multi_output"]["y"]);
-    let x = Features::Dense(x);
+    let x = Features::from(x);
     let lr = LinearRegression::new().fit_xy(&x, y.view(), None).unwrap();
     assert_eq!(lr.n_outputs(), 3);
     assert_model(&lr, &f["multi_output"]["linear"], 1e-8, "multi linear");
@@ -166,7 +166,7 @@ fn multi_output_matches_scikit_learn() {
     }
     let pred = lr.predict(&x).unwrap();
     assert_eq!(pred.dim(), (442, 3));
-    assert!(lr.predict(&Features::Dense(Array2::zeros((2, 9)))).is_err());
+    assert!(lr.predict(&Features::from(Array2::zeros((2, 9)))).is_err());
 }
 
 /// Fewer rows than columns, every column zero but one: the QR of `[X y]` leaves a zero row
@@ -178,7 +178,7 @@ fn a_wide_design_keeps_a_column_after_zero_columns() {
     for col in 0..4 {
         let mut x = Array2::zeros((3, 4));
         x[[2, col]] = -4.768808012708298;
-        let dense = Features::Dense(x.clone());
+        let dense = Features::from(x.clone());
         for method in [LstsqMethod::Svd, LstsqMethod::Qr] {
             let m = LinearRegression::new()
                 .method(method)
@@ -222,7 +222,7 @@ fn rank_deficient_design_gives_the_minimum_norm_solution() {
     let d = &f["rank_deficient"];
     let x = matrix(&d["x"]);
     let y = Array1::from(vector(&d["y"])).insert_axis(Axis(1));
-    let dense = Features::Dense(x.clone());
+    let dense = Features::from(x.clone());
     for method in [LstsqMethod::Svd, LstsqMethod::Qr] {
         let m = LinearRegression::new()
             .fit_intercept(false)
@@ -285,7 +285,7 @@ fn linear_regression_classifies_and_initialises() {
         .iter()
         .map(|&s| s.into())
         .collect();
-    let data = Dataset::new(Features::Dense(x.clone()), &labels).unwrap();
+    let data = Dataset::new(Features::from(x.clone()), &labels).unwrap();
     let model = LinearRegressionClassifier::default().fit(&data).unwrap();
     assert_eq!(model.predict(data.x()).unwrap(), labels);
     assert!(
@@ -308,7 +308,7 @@ fn linear_regression_classifies_and_initialises() {
         .unwrap();
     assert_rel(&w, direct.coef().as_slice().unwrap(), 1e-12, "init");
     let three = Dataset::new(
-        Features::Dense(x),
+        Features::from(x),
         &["a", "b", "c", "a", "b", "c"].map(Label::from),
     )
     .unwrap();
@@ -335,7 +335,7 @@ fn class_weight_equals_integer_sample_weights_and_copied_rows() {
         let features = if sparse {
             Features::Sparse(CsrMatrix::from_dense(x.view()))
         } else {
-            Features::Dense(x.clone())
+            Features::from(x.clone())
         };
         let data = Dataset::new(features, &labels).unwrap();
         let params = LinearRegressionClassifier::default();
@@ -404,7 +404,7 @@ fn the_classifier_kind_takes_class_weight_by_name() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let x = Features::Dense(ndarray::array![[1.0], [2.0]]);
+    let x = Features::from(ndarray::array![[1.0], [2.0]]);
     let y = ndarray::array![[1.0], [2.0]];
     assert!(LinearRegression::new()
         .fit_xy(&x, ndarray::array![[1.0]].view(), None)
@@ -434,7 +434,7 @@ fn assert_normal_equations(
     m: &LinearRegressionModel,
     with_b: bool,
 ) {
-    let r = y - &m.predict(&Features::Dense(x.clone())).unwrap();
+    let r = y - &m.predict(&Features::from(x.clone())).unwrap();
     let scale = x.iter().map(|v| v.abs()).fold(1.0, f64::max)
         * y.iter().map(|v| v.abs()).fold(1.0, f64::max)
         * x.nrows() as f64;
@@ -476,7 +476,7 @@ proptest! {
     #[test]
     fn residuals_are_orthogonal_to_the_columns((x, y, w) in problem(), with_b in any::<bool>()) {
         let c: Vec<f64> = w.iter().map(|&v| v as f64).collect();
-        let m = LinearRegression::new().fit_intercept(with_b).fit_xy(&Features::Dense(x.clone()), y.view(), Some(&c)).unwrap();
+        let m = LinearRegression::new().fit_intercept(with_b).fit_xy(&Features::from(x.clone()), y.view(), Some(&c)).unwrap();
         assert_normal_equations(&x, &y, &c, &m, with_b);
     }
 
@@ -486,12 +486,12 @@ proptest! {
         let rows: Vec<usize> = w.iter().enumerate().flat_map(|(i, &k)| std::iter::repeat_n(i, k as usize)).collect();
         let (xr, yr) = (x.select(Axis(0), &rows), y.select(Axis(0), &rows));
         let fit = |x: &Array2<f64>, y: &Array2<f64>, c: Option<&[f64]>| {
-            Ridge::new().alpha(alpha).fit_xy(&Features::Dense(x.clone()), y.view(), c).unwrap()
+            Ridge::new().alpha(alpha).fit_xy(&Features::from(x.clone()), y.view(), c).unwrap()
         };
         let (a, b) = (fit(&x, &y, Some(&c)), fit(&xr, &yr, None));
         // compare predictions: with a rank-deficient design the weights are the same
         // minimum-norm solution, and predictions are well conditioned either way
-        let (pa, pb) = (a.predict(&Features::Dense(x.clone())).unwrap(), b.predict(&Features::Dense(x.clone())).unwrap());
+        let (pa, pb) = (a.predict(&Features::from(x.clone())).unwrap(), b.predict(&Features::from(x.clone())).unwrap());
         for (u, v) in pa.iter().zip(pb.iter()) {
             prop_assert!((u - v).abs() <= 1e-8 * (1.0 + v.abs()), "{u} vs {v}");
         }
@@ -502,9 +502,9 @@ proptest! {
         let x = x.mapv(|v| if v.abs() < 2.0 { 0.0 } else { v });
         let c: Vec<f64> = w.iter().map(|&v| v as f64).collect();
         let p = Ridge::new().alpha(alpha).tol(1e-14).max_iter(Some(5000));
-        let dense = p.fit_xy(&Features::Dense(x.clone()), y.view(), Some(&c)).unwrap();
+        let dense = p.fit_xy(&Features::from(x.clone()), y.view(), Some(&c)).unwrap();
         let sparse = p.fit_xy(&Features::Sparse(CsrMatrix::from_dense(x.view())), y.view(), Some(&c)).unwrap();
-        let (pa, pb) = (dense.predict(&Features::Dense(x.clone())).unwrap(), sparse.predict(&Features::Dense(x.clone())).unwrap());
+        let (pa, pb) = (dense.predict(&Features::from(x.clone())).unwrap(), sparse.predict(&Features::from(x.clone())).unwrap());
         for (u, v) in pa.iter().zip(pb.iter()) {
             prop_assert!((u - v).abs() <= 1e-7 * (1.0 + v.abs()), "{u} vs {v}");
         }
@@ -516,7 +516,7 @@ fn model_round_trips_through_serde() {
     let (x, y) = diabetes();
     let m = Ridge::new()
         .alpha(0.5)
-        .fit_xy(&Features::Dense(x), y.view(), None)
+        .fit_xy(&Features::from(x), y.view(), None)
         .unwrap();
     let back: LinearRegressionModel =
         serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();

@@ -551,7 +551,7 @@ fn pla(a: PlaArgs) -> Result<String> {
     let data = read_training(&a.data)?;
     let labels = data.require_labels("PLA learns from labelled points")?;
     let x = plot::input_points_2d(&data.input)?;
-    let set = Dataset::new(Features::Dense(x.clone()), labels)?;
+    let set = Dataset::new(Features::from(x.clone()), labels)?;
     if set.classes().len() != 2 {
         return Err(Error::data(format!(
             "PLA needs exactly 2 classes; {} has {}",

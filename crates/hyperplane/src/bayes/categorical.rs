@@ -335,7 +335,7 @@ mod tests {
     use crate::estimator::{Classifier, Fit};
     use ndarray::array;
 
-    fn data() -> Dataset {
+    fn data() -> Dataset<'static> {
         let x = array![[0.0, 2.0], [1.0, 2.0], [1.0, 0.0], [2.0, 1.0]];
         Dataset::new(x.into(), &["a".into(), "a".into(), "b".into(), "b".into()]).unwrap()
     }

@@ -89,6 +89,7 @@ fn first_stored(x: &Features, bad: impl Fn(f64) -> bool + Copy) -> Option<(usize
             let row = s.indptr().partition_point(|&q| q <= p) - 1;
             (row, s.indices()[p] as usize, s.data()[p])
         }),
+        Features::SparseView(s) => s.find_stored(bad),
     }
 }
 
@@ -106,6 +107,20 @@ fn first_bad(values: &[f64], bad: impl Fn(f64) -> bool + Copy) -> Option<usize> 
                 .position(|&v| bad(v))
                 .map(|p| start + p)
         })
+}
+
+/// `sums[j] += w_i map(x_ij)` over the entries of `rows`, in row order (any storage).
+fn add_rows(
+    sums: &mut [f64],
+    x: &impl RowAccess,
+    rows: &[usize],
+    weight: impl Fn(usize) -> f64,
+    map: impl Fn(f64) -> f64,
+) {
+    for &i in rows {
+        let w = weight(i);
+        x.for_each_in_row(i, |j, v| sums[j] += w * map(v));
+    }
 }
 
 /// Rows per group of the CSR pass (about 20 KiB of a typical text matrix).
@@ -204,12 +219,8 @@ impl FeatureCounts {
             }
             match batch.x() {
                 Features::Sparse(s) => add_csr_rows(sums, s, rows, weight, map),
-                Features::Dense(a) => {
-                    for &i in rows {
-                        let w = weight(i);
-                        a.for_each_in_row(i, |j, v| sums[j] += w * map(v));
-                    }
-                }
+                Features::Dense(a) => add_rows(sums, a, rows, weight, map),
+                Features::SparseView(s) => add_rows(sums, s, rows, weight, map),
             }
         }
         Ok(())

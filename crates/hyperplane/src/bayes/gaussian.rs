@@ -342,7 +342,7 @@ mod tests {
     use crate::estimator::{Classifier, Fit};
     use ndarray::array;
 
-    fn data() -> Dataset {
+    fn data() -> Dataset<'static> {
         let x = array![[1.0, 0.0], [3.0, 0.0], [10.0, 2.0], [14.0, 0.0]];
         Dataset::new(x.into(), &["a".into(), "a".into(), "b".into(), "b".into()]).unwrap()
     }

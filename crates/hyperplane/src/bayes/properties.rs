@@ -22,14 +22,14 @@ fn data() -> impl Strategy<Value = (Array2<f64>, Vec<i64>, Vec<u32>)> {
     })
 }
 
-fn dataset(x: &Array2<f64>, y: &[i64]) -> Dataset {
+fn dataset(x: &Array2<f64>, y: &[i64]) -> Dataset<'static> {
     let labels: Vec<Label> = y.iter().map(|&v| Label::Int(v)).collect();
     Dataset::new(x.clone().into(), &labels).unwrap()
 }
 
 /// The example of Manning et al., *Introduction to Information Retrieval*,
 /// 13.1: word counts of Chinese Beijing Shanghai Macao Tokyo Japan, classes yes / no.
-pub(super) fn irbook() -> Dataset {
+pub(super) fn irbook() -> Dataset<'static> {
     let x = ndarray::array![
         [2.0, 1.0, 0.0, 0.0, 0.0, 0.0],
         [2.0, 0.0, 1.0, 0.0, 0.0, 0.0],

@@ -12,6 +12,12 @@ use crate::error::{Error, Result};
 /// Features with one target per row: a class label, encoded once, or (for regressors,
 /// [`Dataset::regression`]) one or more real values.
 ///
+/// The features are owned (`Dataset<'static>`, as readers make them) or borrowed from the
+/// caller for `'a` ([`Features`] over an `ArrayView2` or a [`CsrView`](crate::data::CsrView)):
+/// fitting reads them in place. Targets, weights and names are always owned (`O(rows)`).
+/// The lifetime is invariant (ndarray's views are), so owned and borrowed data sets do not
+/// mix in one collection; functions take `&Dataset` and accept either.
+///
 /// ```
 /// use hyperplane::data::{Dataset, Label};
 /// use ndarray::array;
@@ -20,8 +26,8 @@ use crate::error::{Error, Result};
 /// assert_eq!(ds.targets(), &[0, 1]);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct Dataset {
-    x: Arc<SharedFeatures>,
+pub struct Dataset<'a> {
+    x: Arc<SharedFeatures<'a>>,
     targets: Vec<usize>,
     classes: Vec<Label>,
     /// Real-valued targets, `n x outputs` (a regression data set, whose `targets` and
@@ -35,13 +41,13 @@ pub struct Dataset {
 /// whether every value was found finite: scanned once, however many learners fit them, or
 /// never when a reader has already rejected non-finite values.
 #[derive(Debug)]
-struct SharedFeatures {
-    x: Features,
+struct SharedFeatures<'a> {
+    x: Features<'a>,
     finite: OnceLock<()>,
 }
 
-impl SharedFeatures {
-    fn new(x: Features) -> Arc<Self> {
+impl<'a> SharedFeatures<'a> {
+    fn new(x: Features<'a>) -> Arc<Self> {
         Arc::new(SharedFeatures {
             x,
             finite: OnceLock::new(),
@@ -49,15 +55,15 @@ impl SharedFeatures {
     }
 }
 
-impl PartialEq for SharedFeatures {
+impl PartialEq for SharedFeatures<'_> {
     fn eq(&self, other: &Self) -> bool {
         self.x == other.x
     }
 }
 
-impl Dataset {
+impl<'a> Dataset<'a> {
     /// Features and one label per row; the labels are sorted into classes and encoded.
-    pub fn new(x: Features, y: &[Label]) -> Result<Self> {
+    pub fn new(x: Features<'a>, y: &[Label]) -> Result<Self> {
         check_len("y", y.len(), x.n_rows())?;
         let (classes, targets) = labels::encode(y);
         Ok(Dataset {
@@ -71,7 +77,7 @@ impl Dataset {
     }
 
     /// Features with targets already encoded against `classes` (every target < classes.len()).
-    pub fn from_encoded(x: Features, targets: Vec<usize>, classes: Vec<Label>) -> Result<Self> {
+    pub fn from_encoded(x: Features<'a>, targets: Vec<usize>, classes: Vec<Label>) -> Result<Self> {
         check_len("y", targets.len(), x.n_rows())?;
         check_targets(&targets, &classes)?;
         Ok(Dataset {
@@ -86,7 +92,7 @@ impl Dataset {
 
     /// Features with real-valued targets `y` (`n x outputs`), for a regressor; NaN or
     /// infinite targets are rejected.
-    pub fn regression(x: Features, y: Array2<f64>) -> Result<Self> {
+    pub fn regression(x: Features<'a>, y: Array2<f64>) -> Result<Self> {
         check_len("y", y.nrows(), x.n_rows())?;
         check_values(y.view())?;
         Ok(Dataset {
@@ -115,7 +121,7 @@ impl Dataset {
     }
 
     /// Features and floating-point labels; NaN or infinite labels are rejected.
-    pub fn from_f64_labels(x: Features, y: &[f64]) -> Result<Self> {
+    pub fn from_f64_labels(x: Features<'a>, y: &[f64]) -> Result<Self> {
         let labels = y
             .iter()
             .enumerate()
@@ -163,7 +169,7 @@ impl Dataset {
     }
 
     /// The feature matrix.
-    pub fn x(&self) -> &Features {
+    pub fn x(&self) -> &Features<'a> {
         &self.x.x
     }
     /// The real-valued targets (`n x outputs`) of a regression data set; `None` when the
@@ -209,7 +215,7 @@ impl Dataset {
     }
 
     /// The rows `rows` as a new data set with the same class list (so codes stay comparable).
-    pub fn select_rows(&self, rows: &[usize]) -> Dataset {
+    pub fn select_rows(&self, rows: &[usize]) -> Dataset<'static> {
         let x = SharedFeatures::new(self.x.x.select_rows(rows));
         if self.x.finite.get().is_some() {
             let _ = x.finite.set(());

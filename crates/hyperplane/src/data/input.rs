@@ -58,7 +58,7 @@ pub enum RawInput {
     /// exactly as the [`RawInput::Text`] of the files' text.
     Files(Vec<PathBuf>),
     /// Numeric features ready to use (LIBSVM / SVMlight).
-    Matrix(Features),
+    Matrix(Features<'static>),
 }
 
 impl RawInput {

@@ -40,7 +40,7 @@ pub fn read(path: &Path, n_features: Option<usize>) -> Result<LabelledInput> {
 /// Reads a labelled LIBSVM file straight into a [`Dataset`] (scikit-learn's
 /// `load_svmlight_file`); `n_features` fixes the width, e.g. a test file read to match a
 /// training file.
-pub fn read_dataset(path: &Path, n_features: Option<usize>) -> Result<Dataset> {
+pub fn read_dataset(path: &Path, n_features: Option<usize>) -> Result<Dataset<'static>> {
     let (x, labels) = read_parts(path, n_features)?;
     let labels = labels.ok_or_else(|| {
         Error::data(format!(

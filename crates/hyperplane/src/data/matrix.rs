@@ -4,9 +4,10 @@
 //! storages; [`Features`] holds either and dispatches once per call with
 //! [`with_rows!`](crate::with_rows), never per element. Sparse input is never densified.
 
-use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array2, ArrayBase, ArrayView2, Axis, CowArray, Data, Ix2};
 use serde::{Deserialize, Serialize};
 
+use crate::data::borrowed::CsrRef;
 use crate::error::{Error, Result};
 
 /// Row-wise access to a feature matrix: what every learner needs, written once per storage.
@@ -39,7 +40,7 @@ pub trait RowAccess: Sync {
     fn prefetch_ahead<T>(&self, order: &[usize], k: usize, per_row: &[T]) {
         if let Some(&far) = order.get(k + 8) {
             self.prefetch_row_start(far);
-            prefetch_entry(per_row, far);
+            sparse_kernels::prefetch_entry(per_row, far);
         }
         if let Some(&next) = order.get(k + 2) {
             self.prefetch_row(next);
@@ -193,6 +194,14 @@ impl CsrMatrix {
         (&self.indices[a..b], &self.data[a..b])
     }
 
+    /// Multiplies every stored value of column `j` by `factor[j]` (one entry per column).
+    pub fn scale_columns(&mut self, factor: &[f64]) {
+        assert_eq!(factor.len(), self.n_cols, "one factor per column");
+        for (v, &j) in self.data.iter_mut().zip(&self.indices) {
+            *v *= factor[j as usize];
+        }
+    }
+
     /// The rows `rows` (in that order, repeats allowed) as a new matrix.
     pub fn select_rows(&self, rows: &[usize]) -> Self {
         let mut b = CsrBuilder::new(self.n_cols);
@@ -293,62 +302,144 @@ impl CsrMatrix {
     }
 }
 
-impl RowAccess for CsrMatrix {
-    fn n_rows(&self) -> usize {
+// SAFETY: every constructor checks `j < n_cols` for each stored index `j`
+// (`CsrMatrix::new`, `CsrBuilder`, `gather_block` copying rows of a checked matrix).
+unsafe impl sparse_kernels::Csr for CsrMatrix {
+    type Index = u32;
+    type Value = f64;
+    type Pointer = usize;
+    fn rows(&self) -> usize {
         self.n_rows
     }
-    fn n_cols(&self) -> usize {
+    fn cols(&self) -> usize {
         self.n_cols
     }
-    #[inline]
-    fn for_each_in_row<F: FnMut(usize, f64)>(&self, i: usize, mut f: F) {
-        let (idx, val) = self.row(i);
-        for (&j, &v) in idx.iter().zip(val) {
-            f(j as usize, v);
+    #[inline(always)]
+    fn stored_row(&self, i: usize) -> (&[u32], &[f64]) {
+        self.row(i)
+    }
+    fn row_pointers(&self) -> &[usize] {
+        &self.indptr
+    }
+}
+
+/// The row kernels of every CSR storage (owned, or borrowed with other integer and float
+/// types), written once over the row's index and value slices.
+pub(crate) mod sparse_kernels {
+    use crate::data::borrowed::sealed::{Index, Value};
+    use crate::data::RowAccess;
+
+    /// A CSR storage as the row kernels read it: the rows' index and value slices.
+    ///
+    /// # Safety
+    /// Every index of every `stored_row(i)` is below `cols()`: the kernels index the
+    /// caller's vectors (asserted to have `cols()` entries) without bounds checks.
+    pub unsafe trait Csr: Sync {
+        type Index: Index;
+        type Value: Value;
+        type Pointer;
+        fn rows(&self) -> usize;
+        fn cols(&self) -> usize;
+        fn stored_row(&self, i: usize) -> (&[Self::Index], &[Self::Value]);
+        fn row_pointers(&self) -> &[Self::Pointer];
+    }
+
+    impl<M: Csr> RowAccess for M {
+        fn n_rows(&self) -> usize {
+            self.rows()
+        }
+        fn n_cols(&self) -> usize {
+            self.cols()
+        }
+        #[inline]
+        fn for_each_in_row<F: FnMut(usize, f64)>(&self, i: usize, f: F) {
+            let (idx, val) = self.stored_row(i);
+            for_each(idx, val, f);
+        }
+        #[inline(always)]
+        fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
+            assert!(w.len() >= self.cols(), "w has fewer entries than columns");
+            let (idx, val) = self.stored_row(i);
+            // SAFETY: each index is `< cols() <= w.len()` (the contract of `Csr`).
+            unsafe { dot(idx, val, w) }
+        }
+        #[inline(always)]
+        fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
+            assert!(
+                out.len() >= self.cols(),
+                "out has fewer entries than columns"
+            );
+            let (idx, val) = self.stored_row(i);
+            // SAFETY: as in `dot_row`.
+            unsafe { add_scaled(idx, val, alpha, out) }
+        }
+        #[inline]
+        fn prefetch_row(&self, i: usize) {
+            let (idx, val) = self.stored_row(i);
+            prefetch(idx, val);
+        }
+        #[inline]
+        fn prefetch_row_start(&self, i: usize) {
+            prefetch_entry(self.row_pointers(), i);
         }
     }
-    /// Four independent partial sums, so the additions do not wait on each other (the
-    /// profile of the SGD and perceptron epochs is dominated by this loop).
+
+    /// Calls `f(j, x_j)` for every stored entry.
+    #[inline]
+    pub fn for_each<I: Index, V: Value>(idx: &[I], val: &[V], mut f: impl FnMut(usize, f64)) {
+        for (&j, &v) in idx.iter().zip(val) {
+            f(j.get(), v.get());
+        }
+    }
+
+    /// `x . w`, with four independent partial sums so the additions do not wait on each
+    /// other (the profile of the SGD and perceptron epochs is dominated by this loop).
+    ///
+    /// # Safety
+    /// Every index of `idx` is below `w.len()`.
     #[inline(always)]
-    fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
-        assert!(w.len() >= self.n_cols, "w has fewer entries than columns");
-        let (idx, val) = self.row(i);
-        // SAFETY: `k < idx.len() == val.len()` (the callers below); every constructor checks
-        // `j < n_cols` for each stored index `j` (`CsrMatrix::new`, `CsrBuilder`), and
-        // `w.len() >= n_cols` is asserted above.
+    pub unsafe fn dot<I: Index, V: Value>(idx: &[I], val: &[V], w: &[f64]) -> f64 {
+        let n = idx.len().min(val.len());
+        // SAFETY: `k < n`, and the caller guarantees each index is in range of `w`.
         let at = |k: usize| unsafe {
-            val.get_unchecked(k) * w.get_unchecked(*idx.get_unchecked(k) as usize)
+            val.get_unchecked(k).get() * w.get_unchecked(idx.get_unchecked(k).get())
         };
         let mut acc = [0.0f64; 4];
-        let full = idx.len() / 4 * 4;
+        let full = n / 4 * 4;
         for k in (0..full).step_by(4) {
             for (u, a) in acc.iter_mut().enumerate() {
                 *a += at(k + u);
             }
         }
-        let tail: f64 = (full..idx.len()).map(at).sum();
+        let tail: f64 = (full..n).map(at).sum();
         (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
     }
+
+    /// `out += alpha * x`.
+    ///
+    /// # Safety
+    /// Every index of `idx` is below `out.len()`.
     #[inline(always)]
-    fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
-        assert!(
-            out.len() >= self.n_cols,
-            "out has fewer entries than columns"
-        );
-        let (idx, val) = self.row(i);
+    pub unsafe fn add_scaled<I: Index, V: Value>(
+        idx: &[I],
+        val: &[V],
+        alpha: f64,
+        out: &mut [f64],
+    ) {
         for (&j, &v) in idx.iter().zip(val) {
-            // SAFETY: `j < n_cols <= out.len()`, as in `dot_row`.
-            unsafe { *out.get_unchecked_mut(j as usize) += alpha * v };
+            // SAFETY: the caller guarantees `j < out.len()`.
+            unsafe { *out.get_unchecked_mut(j.get()) += alpha * v.get() };
         }
     }
+
+    /// Starts loading a row's indices and values into the cache (their first 1 KiB each).
     #[inline]
-    fn prefetch_row(&self, i: usize) {
+    pub fn prefetch<I, V>(idx: &[I], val: &[V]) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            /// Cache lines of each array asked for, at most (the first 1 KiB of values).
+            /// Cache lines of each array asked for, at most.
             const LINES: usize = 16;
-            let (idx, val) = self.row(i);
             let (pi, pv) = (idx.as_ptr().cast::<i8>(), val.as_ptr().cast::<i8>());
             for l in 0..LINES {
                 let offset = l * 64;
@@ -364,26 +455,22 @@ impl RowAccess for CsrMatrix {
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        let _ = (idx, val);
     }
-    #[inline]
-    fn prefetch_row_start(&self, i: usize) {
-        prefetch_entry(&self.indptr, i);
-    }
-}
 
-/// A hint that `values[i]` is read soon: starts loading it into the cache (nothing when `i`
-/// is out of range, or off x86-64).
-#[inline]
-fn prefetch_entry<T>(values: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(p) = values.get(i) {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: prefetching never faults, and the address is an element of `values`.
-        unsafe { _mm_prefetch(std::ptr::from_ref(p).cast::<i8>(), _MM_HINT_T0) };
+    /// A hint that `values[i]` is read soon: starts loading it into the cache (nothing
+    /// when `i` is out of range, or off x86-64).
+    #[inline]
+    pub fn prefetch_entry<T>(values: &[T], i: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = values.get(i) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: prefetching never faults, and the address is an element of `values`.
+            unsafe { _mm_prefetch(std::ptr::from_ref(p).cast::<i8>(), _MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (values, i);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (values, i);
 }
 
 /// Whether every value is finite: blocks in parallel, each scanned without branches.
@@ -504,7 +591,10 @@ impl CsrBuilder {
     }
 }
 
-impl RowAccess for Array2<f64> {
+/// Any dense matrix of `f64`: owned, borrowed, row-major, column-major or strided. Rows
+/// of a row-major matrix are read as slices; the others element by element, in the same
+/// order, so every layout gives the same bits.
+impl<S: Data<Elem = f64> + Sync> RowAccess for ArrayBase<S, Ix2> {
     fn n_rows(&self) -> usize {
         self.nrows()
     }
@@ -519,7 +609,12 @@ impl RowAccess for Array2<f64> {
     }
     #[inline]
     fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
-        self.row(i).dot(&ArrayView1::from(w))
+        let row = self.row(i);
+        match row.as_slice() {
+            Some(x) => dense_dot(x, w),
+            // a row of a column-major or strided matrix: gathered, then the same sums
+            None => dense_dot(&row.to_vec(), w),
+        }
     }
     #[inline]
     fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
@@ -529,11 +624,44 @@ impl RowAccess for Array2<f64> {
     }
 }
 
-/// A feature matrix, dense or sparse. Rows are samples, columns are features.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Features {
-    Dense(Array2<f64>),
+/// `x . w`, with eight partial sums the compiler can vectorise without reassociating, in
+/// ndarray's own order (so results did not move when dense views arrived).
+#[inline(always)]
+fn dense_dot(x: &[f64], w: &[f64]) -> f64 {
+    assert!(w.len() >= x.len(), "w has fewer entries than columns");
+    let (xs, ws) = (x.chunks_exact(8), w[..x.len()].chunks_exact(8));
+    let (x_tail, w_tail) = (xs.remainder(), ws.remainder());
+    let mut p = [0.0f64; 8];
+    for (a, b) in xs.zip(ws) {
+        for u in 0..8 {
+            p[u] += a[u] * b[u];
+        }
+    }
+    let mut sum = 0.0;
+    sum += p[0] + p[4];
+    sum += p[1] + p[5];
+    sum += p[2] + p[6];
+    sum += p[3] + p[7];
+    for (a, b) in x_tail.iter().zip(w_tail) {
+        sum += a * b;
+    }
+    sum
+}
+
+/// A feature matrix, dense or sparse, owned or borrowed. Rows are samples, columns are
+/// features.
+///
+/// Readers and transforms produce owned matrices (`Features<'static>`); a host that holds
+/// its data already lends it without a copy: a dense `ArrayView2` of any layout
+/// (`Features::from(view)`), or a CSR matrix over its own slices ([`CsrView`](crate::data::CsrView)).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Features<'a> {
+    /// A dense matrix, owned or a view of any layout.
+    Dense(CowArray<'a, f64, Ix2>),
+    /// Our own CSR matrix (`u32` indices, `f64` values), as readers and vectorizers build it.
     Sparse(CsrMatrix),
+    /// A borrowed CSR matrix over the caller's slices.
+    SparseView(CsrRef<'a>),
 }
 
 /// Runs `$body` with `$m` bound to the concrete matrix inside a [`Features`], so the body
@@ -544,11 +672,12 @@ macro_rules! with_rows {
         match $features {
             $crate::data::Features::Dense($m) => $body,
             $crate::data::Features::Sparse($m) => $body,
+            $crate::data::Features::SparseView($m) => $body,
         }
     };
 }
 
-impl Features {
+impl<'a> Features<'a> {
     /// Number of rows (samples).
     pub fn n_rows(&self) -> usize {
         with_rows!(self, |m| m.n_rows())
@@ -557,15 +686,25 @@ impl Features {
     pub fn n_cols(&self) -> usize {
         with_rows!(self, |m| m.n_cols())
     }
-    /// True for CSR storage.
+    /// True for CSR storage (owned or borrowed).
     pub fn is_sparse(&self) -> bool {
-        matches!(self, Features::Sparse(_))
+        !matches!(self, Features::Dense(_))
     }
     /// Number of stored values (`rows * cols` when dense).
     pub fn nnz(&self) -> usize {
         match self {
             Features::Dense(a) => a.len(),
             Features::Sparse(s) => s.nnz(),
+            Features::SparseView(s) => s.nnz(),
+        }
+    }
+
+    /// The same matrix, owning its storage (a borrowed one is copied, values as `f64`).
+    pub fn into_owned(self) -> Features<'static> {
+        match self {
+            Features::Dense(a) => Features::Dense(a.into_owned().into()),
+            Features::Sparse(s) => Features::Sparse(s),
+            Features::SparseView(s) => Features::Sparse(s.to_owned()),
         }
     }
 
@@ -575,6 +714,7 @@ impl Features {
         let values = match self {
             Features::Dense(a) => a.as_slice_memory_order(),
             Features::Sparse(s) => Some(s.data()),
+            Features::SparseView(_) => None,
         };
         if values.is_some_and(all_finite) {
             return Ok(());
@@ -591,6 +731,7 @@ impl Features {
                     .find(|(_, v)| !v.is_finite())
                     .map(|(&j, &v)| (i, j as usize, v))
             }),
+            Features::SparseView(s) => s.find_stored(|v| !v.is_finite()),
         };
         match bad {
             Some((row, feature, value)) => Err(Error::NonFinite {
@@ -632,18 +773,20 @@ impl Features {
     }
 
     /// The rows `rows` (in that order, repeats allowed), same storage.
-    pub fn select_rows(&self, rows: &[usize]) -> Features {
+    pub fn select_rows(&self, rows: &[usize]) -> Features<'static> {
         match self {
-            Features::Dense(a) => Features::Dense(a.select(Axis(0), rows)),
+            Features::Dense(a) => Features::Dense(a.select(Axis(0), rows).into()),
             Features::Sparse(s) => Features::Sparse(s.select_rows(rows)),
+            Features::SparseView(s) => Features::Sparse(s.select_rows(rows)),
         }
     }
 
     /// The dense form (small data, tests and display only).
     pub fn to_dense(&self) -> Array2<f64> {
         match self {
-            Features::Dense(a) => a.clone(),
+            Features::Dense(a) => a.to_owned(),
             Features::Sparse(s) => s.to_dense(),
+            Features::SparseView(s) => CsrMatrix::to_dense(&s.to_owned()),
         }
     }
 
@@ -652,17 +795,25 @@ impl Features {
         match self {
             Features::Dense(a) => CsrMatrix::from_dense(a.view()),
             Features::Sparse(s) => s.clone(),
+            Features::SparseView(s) => s.to_owned(),
         }
     }
 }
 
-impl From<Array2<f64>> for Features {
+impl From<Array2<f64>> for Features<'_> {
     fn from(a: Array2<f64>) -> Self {
-        Features::Dense(a)
+        Features::Dense(a.into())
     }
 }
 
-impl From<CsrMatrix> for Features {
+/// A dense view of any layout, borrowed as it is.
+impl<'a> From<ArrayView2<'a, f64>> for Features<'a> {
+    fn from(a: ArrayView2<'a, f64>) -> Self {
+        Features::Dense(a.into())
+    }
+}
+
+impl From<CsrMatrix> for Features<'_> {
     fn from(s: CsrMatrix) -> Self {
         Features::Sparse(s)
     }
@@ -741,12 +892,12 @@ mod tests {
 
     #[test]
     fn finite_and_shape_checks_name_the_place() {
-        let x = Features::Dense(array![[1.0, 2.0], [3.0, f64::NAN]]);
+        let x = Features::from(array![[1.0, 2.0], [3.0, f64::NAN]]);
         let e = x.check_fit_input().unwrap_err().to_string();
         assert!(e.contains("row 1") && e.contains("feature 1"), "{e}");
         let e = x.check_predict_input(3).unwrap_err().to_string();
         assert!(e.contains('3') && e.contains('2'), "{e}");
-        let empty = Features::Dense(Array2::zeros((0, 2)));
+        let empty = Features::from(Array2::zeros((0, 2)));
         assert!(empty
             .check_fit_input()
             .unwrap_err()

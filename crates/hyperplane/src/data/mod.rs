@@ -1,5 +1,6 @@
 //! Data: feature matrices, labels, data sets, readers and splits.
 
+pub mod borrowed;
 pub mod csv;
 pub mod dataset;
 pub mod input;
@@ -11,6 +12,7 @@ pub mod read;
 pub mod split;
 pub mod text_files;
 
+pub use borrowed::{CsrRef, CsrView};
 pub use dataset::Dataset;
 pub use input::{Column, LabelledInput, RawInput, Table};
 pub use labels::Label;

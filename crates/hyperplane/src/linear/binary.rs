@@ -241,7 +241,12 @@ pub(super) mod tests {
 
     /// A seeded separable set: `n` points in `[-1, 1]^d` labelled by `(w_f, b_f)`, keeping
     /// only points with `|w_f.x + b_f| >= margin`, half of each class.
-    pub fn separable(seed: u64, n: usize, d: usize, margin: f64) -> (Dataset, Vec<f64>, f64) {
+    pub fn separable(
+        seed: u64,
+        n: usize,
+        d: usize,
+        margin: f64,
+    ) -> (Dataset<'static>, Vec<f64>, f64) {
         let mut rng = crate::rng::Rng::new(seed);
         // ||w_f||_1 = 1 and |b_f| < 0.5: both sides are reachable beyond a margin < 0.5
         let w_f: Vec<f64> = (0..d).map(|_| rng.next_f64() * 2.0 - 1.0).collect();
@@ -268,7 +273,7 @@ pub(super) mod tests {
     }
 
     /// The same data set with CSR features.
-    pub fn sparse_copy(data: &Dataset) -> Dataset {
+    pub fn sparse_copy(data: &Dataset) -> Dataset<'static> {
         let x = CsrMatrix::from_dense(data.x().to_dense().view());
         Dataset::new(x.into(), &data.labels()).unwrap()
     }

@@ -147,7 +147,7 @@ pub fn learning_curve(setup: &LearningCurveSetup) -> Result<LearningCurve> {
             let y = Array2::from_shape_fn((n, 1), |(i, _)| {
                 clean[i] + setup.sigma * normal.sample(&mut rng)
             });
-            let x = Features::Dense(x);
+            let x = Features::from(x);
             let y_hat = learner.fit_xy(&x, y.view(), None)?.predict(&x)?;
             for i in 0..n {
                 let fresh = clean[i] + setup.sigma * normal.sample(&mut rng);

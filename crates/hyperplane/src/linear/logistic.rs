@@ -426,8 +426,8 @@ impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
 }
 
 /// A binary fit: the data, `y_n` in {-1, +1}, `C c_n`, `W = sum_n c_n` and the intercept.
-struct Problem<'a> {
-    data: &'a Dataset,
+struct Problem<'a, 'd> {
+    data: &'a Dataset<'d>,
     y: Vec<f64>,
     /// `C c_n`.
     weight: Vec<f64>,
@@ -435,7 +435,7 @@ struct Problem<'a> {
     intercept: Intercept,
 }
 
-impl Problem<'_> {
+impl Problem<'_, '_> {
     /// The data term over the rows `m` of `data`.
     fn objective<'m, M: RowAccess>(&'m self, m: &'m M) -> BinaryCrossEntropy<'m, M> {
         BinaryCrossEntropy {
@@ -499,7 +499,7 @@ mod tests {
     use crate::optim::{norm2, Evaluator};
     use ndarray::array;
 
-    fn toy() -> Dataset {
+    fn toy() -> Dataset<'static> {
         let x: Features = array![
             [1.0, 2.0],
             [2.0, 0.5],

@@ -175,7 +175,7 @@ mod tests {
     use super::*;
     use ndarray::array;
 
-    fn data() -> Dataset {
+    fn data() -> Dataset<'static> {
         let x = array![[0.0], [1.0], [2.0], [3.0]].into();
         Dataset::new(
             x,

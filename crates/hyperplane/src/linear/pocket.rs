@@ -103,7 +103,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// A noisy set: separable points with a fraction of labels flipped.
-    fn noisy(seed: u64, n: usize) -> Dataset {
+    fn noisy(seed: u64, n: usize) -> Dataset<'static> {
         let (clean, _, _) = separable(seed, n, 3, 0.0);
         let mut rng = crate::rng::Rng::new(seed ^ 0xABCD);
         let labels: Vec<Label> = clean

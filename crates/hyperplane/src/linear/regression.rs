@@ -30,7 +30,7 @@
 use ndarray::{Array1, Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
-use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
+use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{Fit, Regressor};
 use crate::linalg::{
@@ -385,10 +385,14 @@ impl Problem {
         };
         let (coef, rank, singular_values, convergence) = match x {
             Features::Dense(a) => {
-                let (coef, rank, s) = self.solve_dense(a, y, weights, &x_mean, &y_mean);
+                let (coef, rank, s) = self.solve_dense(a.view(), y, weights, &x_mean, &y_mean);
                 (coef, Some(rank), Some(s), None)
             }
             Features::Sparse(s) => {
+                let (coef, c) = self.solve_sparse(s, y, weights, &x_mean, &y_mean);
+                (coef, None, None, Some(c))
+            }
+            Features::SparseView(s) => {
                 let (coef, c) = self.solve_sparse(s, y, weights, &x_mean, &y_mean);
                 (coef, None, None, Some(c))
             }
@@ -411,7 +415,7 @@ impl Problem {
     /// QR of the centred, row-scaled `[X y]`, then the small problem on `[R z]`.
     fn solve_dense(
         &self,
-        x: &Array2<f64>,
+        x: ArrayView2<f64>,
         y: ArrayView2<f64>,
         weights: Option<&[f64]>,
         x_mean: &[f64],
@@ -463,7 +467,7 @@ impl Problem {
     /// LSQR on each output column, with the centring and row scaling applied implicitly.
     fn solve_sparse(
         &self,
-        x: &CsrMatrix,
+        x: &impl RowAccess,
         y: ArrayView2<f64>,
         weights: Option<&[f64]>,
         x_mean: &[f64],
@@ -497,7 +501,7 @@ impl Problem {
 /// Rows `start .. start + block.rows()` of `[sqrt(c) (X - 1 xbar^T), sqrt(c) (y - 1 ybar^T)]`
 /// into the column-major `block`.
 fn augmented_rows(
-    x: &Array2<f64>,
+    x: ArrayView2<f64>,
     y: ArrayView2<f64>,
     weights: Option<&[f64]>,
     x_mean: &[f64],
@@ -538,19 +542,19 @@ fn ridge_augmented_qr(mut top: Matrix, p: usize, alpha: f64) -> Matrix {
 }
 
 /// `A = diag(s) (X - 1 xbar^T)` applied without forming it.
-struct CenteredScaled<'a> {
-    x: &'a CsrMatrix,
+struct CenteredScaled<'a, M> {
+    x: &'a M,
     scale: Option<Vec<f64>>,
     mean: &'a [f64],
 }
 
-impl CenteredScaled<'_> {
+impl<M> CenteredScaled<'_, M> {
     fn row_scale(&self, i: usize) -> f64 {
         self.scale.as_ref().map_or(1.0, |s| s[i])
     }
 }
 
-impl LinearOperator for CenteredScaled<'_> {
+impl<M: RowAccess> LinearOperator for CenteredScaled<'_, M> {
     fn n_cols(&self) -> usize {
         self.x.n_cols()
     }

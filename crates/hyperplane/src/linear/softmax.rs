@@ -283,7 +283,7 @@ mod tests {
     use crate::param::Params;
     use ndarray::array;
 
-    fn toy() -> Dataset {
+    fn toy() -> Dataset<'static> {
         let x: Features = array![
             [1.0, 2.0],
             [2.0, 0.5],

@@ -67,7 +67,7 @@ mod test_support {
     use ndarray::Array2;
 
     /// Three well-separated blobs in 2-D, `n` rows each.
-    pub fn blobs(n: usize) -> Dataset {
+    pub fn blobs(n: usize) -> Dataset<'static> {
         let centers = [(0.0, 0.0), (5.0, 0.0), (0.0, 5.0)];
         let mut rng = crate::rng::Rng::new(3);
         let mut x = Array2::zeros((3 * n, 2));
@@ -79,7 +79,7 @@ mod test_support {
                 y.push(Label::from(["a", "b", "c"][c]));
             }
         }
-        Dataset::new(Features::Dense(x), &y).unwrap()
+        Dataset::new(Features::from(x), &y).unwrap()
     }
 
     pub fn gaussian(d: &Dataset) -> Result<NaiveBayesModel> {

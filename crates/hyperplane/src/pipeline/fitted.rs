@@ -154,12 +154,12 @@ impl Pipeline {
     }
 
     /// Raw samples -> the model's features.
-    pub fn features(&self, raw: &RawInput) -> Result<Features> {
+    pub fn features(&self, raw: &RawInput) -> Result<Features<'static>> {
         self.with_threads(|| self.features_from(raw, Path::new("")))
     }
 
     /// Raw samples read from `source` -> the model's features; errors name `source`.
-    pub(super) fn features_from(&self, raw: &RawInput, source: &Path) -> Result<Features> {
+    pub(super) fn features_from(&self, raw: &RawInput, source: &Path) -> Result<Features<'static>> {
         let mismatch = || {
             Error::data(format!(
                 "this model was trained on {} but the input is {}",
@@ -460,7 +460,7 @@ impl Pipeline {
         &self,
         data: &LabelledInput,
         what: &str,
-    ) -> Result<(Features, Vec<BinaryView<'_>>)> {
+    ) -> Result<(Features<'static>, Vec<BinaryView<'_>>)> {
         let labels = data.require_labels(&format!("{what} need the true label of every row"))?;
         let y = labels::encode_with(self.classes(), labels)?;
         let x = self.features_from(&data.input, &data.source)?;

@@ -466,7 +466,7 @@ mod tests {
 
     #[test]
     fn fits_and_predictions_take_their_threads_and_agree_for_any_count() {
-        let x = Features::Dense(Array2::from_shape_fn((300, 3), |(i, j)| {
+        let x = Features::from(Array2::from_shape_fn((300, 3), |(i, j)| {
             ((i * 7 + j * 13) % 11) as f64 - 5.0
         }));
         let y: Vec<Label> = (0..300).map(|i| Label::Int((i % 3) as i64)).collect();

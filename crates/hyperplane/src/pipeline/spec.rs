@@ -511,12 +511,12 @@ impl PipelineSpec {
 
 impl Components {
     /// The text input stage: documents in memory or files are fitted alike.
-    fn fit_text<S: Documents + ?Sized>(&self, docs: &S) -> Result<(InputStage, Features)> {
+    fn fit_text<S: Documents + ?Sized>(&self, docs: &S) -> Result<(InputStage, Features<'static>)> {
         let (v, x) = self.vectorizer.fit_transform(docs)?;
         Ok((InputStage::Text(Box::new(v)), Features::Sparse(x)))
     }
 
-    fn fit_input(&self, raw: &RawInput) -> Result<(InputStage, Features)> {
+    fn fit_input(&self, raw: &RawInput) -> Result<(InputStage, Features<'static>)> {
         match raw {
             RawInput::Text(docs) => self.fit_text(docs.as_slice()),
             RawInput::Files(files) => self.fit_text(&DocumentFiles(files)),
@@ -538,8 +538,8 @@ impl Components {
         &self,
         info: &KindInfo,
         input: &InputStage,
-        mut x: Features,
-    ) -> Result<(Vec<FittedTransform>, Features)> {
+        mut x: Features<'static>,
+    ) -> Result<(Vec<FittedTransform>, Features<'static>)> {
         let mut specs = Vec::new();
         if info.categorical_input {
             let columns = match input {
@@ -798,7 +798,7 @@ mod tests {
             .map(|i| Label::Int(i64::from(x[[i, 0]] + 0.5 * x[[i, 3]] > 0.1 * x[[i, 5]])))
             .collect();
         let data = LabelledInput {
-            input: RawInput::Matrix(Features::Dense(x)),
+            input: RawInput::Matrix(Features::from(x)),
             labels: Some(labels),
             source: "inline".into(),
         };

@@ -121,7 +121,7 @@ fn grid_input(pipeline: &Pipeline, grid: Array2<f64>) -> Result<RawInput> {
             expected: *n_features,
             found: 2,
         }),
-        InputStage::Matrix { .. } => Ok(RawInput::Matrix(Features::Dense(grid))),
+        InputStage::Matrix { .. } => Ok(RawInput::Matrix(Features::from(grid))),
         InputStage::Table(enc) if enc.n_features_in() != 2 => Err(Error::FeatureCount {
             expected: enc.n_features_in(),
             found: 2,
@@ -258,7 +258,7 @@ fn points_box(x: &Array2<f64>) -> Result<[(f64, f64); 2]> {
     if x.nrows() == 0 {
         return Err(Error::data("there are no points to plot"));
     }
-    Features::Dense(x.clone()).check_finite("the points")?;
+    Features::from(x.clone()).check_finite("the points")?;
     let range = |j: usize| {
         let c = x.column(j);
         let (lo, hi) = c
@@ -526,7 +526,7 @@ mod tests {
 
     fn fit(x: &Array2<f64>, y: &[Label]) -> Pipeline {
         let data = LabelledInput {
-            input: RawInput::Matrix(Features::Dense(x.clone())),
+            input: RawInput::Matrix(Features::from(x.clone())),
             labels: Some(y.to_vec()),
             source: "blobs".into(),
         };
@@ -654,7 +654,7 @@ mod tests {
         );
         let e = input_points_2d(&RawInput::Text(vec!["a".into()])).unwrap_err();
         assert!(e.to_string().contains("text documents"), "{e}");
-        let e = input_points_2d(&RawInput::Matrix(Features::Dense(three))).unwrap_err();
+        let e = input_points_2d(&RawInput::Matrix(Features::from(three))).unwrap_err();
         assert!(e.to_string().contains("has 3 feature columns"), "{e}");
     }
 

@@ -182,7 +182,7 @@ mod tests {
     #[test]
     fn the_walk_renders_with_faded_and_final_lines() {
         let (x, y) = points(40);
-        let data = Dataset::new(Features::Dense(x.clone()), &y).unwrap();
+        let data = Dataset::new(Features::from(x.clone()), &y).unwrap();
         let (model, trace) = Perceptron::default().fit_traced(&data).unwrap();
         let updates = trace.steps.last().unwrap().update;
         assert!(updates >= 3, "{updates}");
@@ -247,7 +247,7 @@ mod tests {
     #[test]
     fn bad_inputs_are_errors() {
         let (x, y) = points(20);
-        let data = Dataset::new(Features::Dense(x.clone()), &y).unwrap();
+        let data = Dataset::new(Features::from(x.clone()), &y).unwrap();
         let (model, trace) = Perceptron::default().fit_traced(&data).unwrap();
         let zero = PlaOptions {
             every: 0,
@@ -260,7 +260,7 @@ mod tests {
         other[3] = Label::Int(7);
         assert!(pla_svg(&x, &other, &model, &trace, &PlaOptions::default()).is_err());
         let wide = Array2::from_shape_fn((20, 3), |(i, j)| (i + j) as f64);
-        let data3 = Dataset::new(Features::Dense(wide), &y).unwrap();
+        let data3 = Dataset::new(Features::from(wide), &y).unwrap();
         let (m3, t3) = Perceptron::default()
             .max_epochs(2)
             .fit_traced(&data3)

@@ -343,12 +343,12 @@ impl FittedKBinsDiscretizer {
 
     /// Replaces each binned value by its bin index `0..bins` (as `f64`); other features
     /// pass through. Output is dense.
-    pub fn transform(&self, x: &Features) -> Result<Features> {
+    pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         check_transform_input(x, self.edges.len())?;
         let Features::Dense(a) = x else {
             return Err(sparse_error());
         };
-        let mut out = a.clone();
+        let mut out = a.to_owned();
         for mut row in out.rows_mut() {
             for (v, e) in row.iter_mut().zip(&self.edges) {
                 if let Some(e) = e {
@@ -357,7 +357,7 @@ impl FittedKBinsDiscretizer {
                 }
             }
         }
-        Ok(Features::Dense(out))
+        Ok(Features::from(out))
     }
 }
 
@@ -368,8 +368,8 @@ mod tests {
     use ndarray::{array, Array2};
     use proptest::prelude::*;
 
-    fn col(v: &[f64]) -> Features {
-        Features::Dense(Array2::from_shape_vec((v.len(), 1), v.to_vec()).unwrap())
+    fn col(v: &[f64]) -> Features<'static> {
+        Features::from(Array2::from_shape_vec((v.len(), 1), v.to_vec()).unwrap())
     }
 
     fn edges_of(f: &FittedKBinsDiscretizer, j: usize) -> Vec<f64> {
@@ -456,7 +456,7 @@ mod tests {
 
     #[test]
     fn chosen_columns_only_are_binned() {
-        let x = Features::Dense(array![[0.0, 7.0], [1.0, 8.0], [2.0, 9.0], [3.0, 9.5]]);
+        let x = Features::from(array![[0.0, 7.0], [1.0, 8.0], [2.0, 9.0], [3.0, 9.5]]);
         let f = KBinsDiscretizer::new()
             .n_bins(2)
             .strategy(BinStrategy::Uniform)

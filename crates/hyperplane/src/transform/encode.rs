@@ -248,12 +248,12 @@ impl FittedTabularEncoder {
 
     /// Encodes a table with the training schema. A parse error carries an empty file
     /// path; use [`transform_source`](Self::transform_source) to name the file.
-    pub fn transform(&self, table: &Table) -> Result<Features> {
+    pub fn transform(&self, table: &Table) -> Result<Features<'static>> {
         self.transform_source(table, Path::new(""))
     }
 
     /// Encodes a table read from `source` (named in parse errors).
-    pub fn transform_source(&self, table: &Table, source: &Path) -> Result<Features> {
+    pub fn transform_source(&self, table: &Table, source: &Path) -> Result<Features<'static>> {
         let order = self.match_columns(table)?;
         let n = table.n_rows();
         let mut out = Array2::zeros((n, self.n_features_out()));
@@ -282,7 +282,7 @@ impl FittedTabularEncoder {
             }
             offset += self.width(fitted);
         }
-        Ok(Features::Dense(out))
+        Ok(Features::from(out))
     }
 
     /// For each fitted column, the index of the table column that holds it.

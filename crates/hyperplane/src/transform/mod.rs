@@ -25,7 +25,7 @@
 //!
 //! let mut t = Transform::from_name("discretize")?;
 //! t.set_param("n_bins", "2")?;
-//! let x = Features::Dense(array![[1.0], [2.0], [3.0], [4.0]]);
+//! let x = Features::from(array![[1.0], [2.0], [3.0], [4.0]]);
 //! let fitted = t.fit(&x)?;
 //! assert_eq!(fitted.transform(&x)?.to_dense(), array![[0.0], [0.0], [1.0], [1.0]]);
 //! # Ok::<(), hyperplane::Error>(())
@@ -144,7 +144,7 @@ pub enum FittedTransform {
 
 impl FittedTransform {
     /// Applies the fitted transform; checks the width and rejects NaN and infinity.
-    pub fn transform(&self, x: &Features) -> Result<Features> {
+    pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         match self {
             FittedTransform::Discretize(t) => t.transform(x),
             FittedTransform::StandardScale(t) => t.transform(x),
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn fitted_transform_dispatches_and_round_trips_through_serde() {
-        let x = Features::Dense(array![[1.0, 10.0], [2.0, 20.0], [3.0, 40.0]]);
+        let x = Features::from(array![[1.0, 10.0], [2.0, 20.0], [3.0, 40.0]]);
         // poly changes the width: its own tests cover it (transform/poly.rs)
         for name in TRANSFORM_NAMES.into_iter().filter(|n| *n != "poly") {
             let fitted = Transform::from_name(name).unwrap().fit(&x).unwrap();
@@ -279,7 +279,7 @@ mod tests {
                 "{name}"
             );
             let e = fitted
-                .transform(&Features::Dense(array![[1.0, 2.0, 3.0]]))
+                .transform(&Features::from(array![[1.0, 2.0, 3.0]]))
                 .unwrap_err();
             assert!(
                 matches!(
@@ -292,7 +292,7 @@ mod tests {
                 "{name}: {e}"
             );
             let e = fitted
-                .transform(&Features::Dense(array![[1.0, f64::INFINITY]]))
+                .transform(&Features::from(array![[1.0, f64::INFINITY]]))
                 .unwrap_err();
             assert!(matches!(e, Error::NonFinite { .. }), "{name}: {e}");
             let names = vec!["a".to_string(), "b".to_string()];
@@ -350,7 +350,7 @@ mod tests {
             assert!(cases.len() >= 40);
             for case in cases {
                 let data = case["data"].as_str().unwrap();
-                let x = Features::Dense(matrix(&f["data"][data]));
+                let x = Features::from(matrix(&f["data"][data]));
                 let strategy: BinStrategy = case["strategy"].as_str().unwrap().parse().unwrap();
                 let n_bins = case["n_bins"].as_u64().unwrap() as usize;
                 let w = weights(case);
@@ -373,7 +373,7 @@ mod tests {
                         close(*a, *b, &format!("{label} feature {j} edge"));
                     }
                 }
-                let probe = Features::Dense(matrix(&f["probes"][data]));
+                let probe = Features::from(matrix(&f["probes"][data]));
                 let out = fitted.transform(&probe).unwrap().to_dense();
                 let expected: Vec<Vec<f64>> = case["out"]
                     .as_array()
@@ -402,7 +402,7 @@ mod tests {
                 let x = if case["sparse"].as_bool().unwrap() {
                     Features::Sparse(crate::data::CsrMatrix::from_dense(dense.view()))
                 } else {
-                    Features::Dense(dense)
+                    Features::from(dense)
                 };
                 let p = StandardScaler::new()
                     .with_mean(case["with_mean"].as_bool().unwrap())
@@ -432,7 +432,7 @@ mod tests {
             let f = fixture();
             for case in f["minmax"].as_array().unwrap() {
                 let data = case["data"].as_str().unwrap();
-                let x = Features::Dense(matrix(&f["data"][data]));
+                let x = Features::from(matrix(&f["data"][data]));
                 let r = vec(&case["range"]);
                 let fitted = MinMaxScaler::new().range(r[0], r[1]).fit(&x).unwrap();
                 assert_eq!(fitted.data_min(), vec(&case["data_min"]), "{data}");

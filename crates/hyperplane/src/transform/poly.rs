@@ -122,10 +122,10 @@ impl PolynomialFeatures {
 }
 
 /// The dense matrix inside `x`; sparse input is [`Error::Unsupported`].
-fn dense(x: &Features) -> Result<&ndarray::Array2<f64>> {
+fn dense<'x>(x: &'x Features) -> Result<ndarray::ArrayView2<'x, f64>> {
     match x {
-        Features::Dense(a) => Ok(a),
-        Features::Sparse(_) => Err(Error::Unsupported {
+        Features::Dense(a) => Ok(a.view()),
+        Features::Sparse(_) | Features::SparseView(_) => Err(Error::Unsupported {
             model: "PolynomialFeatures".into(),
             what: "sparse input (its products would be built densely); convert to dense \
                    features first if the output, of z_dimension columns, fits in memory"
@@ -192,7 +192,7 @@ impl FittedPolynomialFeatures {
     }
 
     /// `Phi_Q(x)` row by row, each monomial one multiplication from its parent.
-    pub fn transform(&self, x: &Features) -> Result<Features> {
+    pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         check_transform_input(x, self.n_features_in)?;
         let a = dense(x)?;
         let p = &self.params;
@@ -207,7 +207,7 @@ impl FittedPolynomialFeatures {
             }
             z.iter_mut().zip(&values[skip..]).for_each(|(o, v)| *o = *v);
         }
-        Ok(Features::Dense(out))
+        Ok(Features::from(out))
     }
 
     /// Output names as scikit-learn writes them: `1`, `x0`, `x0^2 x1`, ...
@@ -280,7 +280,7 @@ mod tests {
             PolynomialFeatures::new().fit(&x),
             Err(Error::Unsupported { .. })
         ));
-        let dense = Features::Dense(array![[1.0, 2.0]]);
+        let dense = Features::from(array![[1.0, 2.0]]);
         assert!(PolynomialFeatures::new()
             .degree(0)
             .include_bias(false)
@@ -288,7 +288,7 @@ mod tests {
             .is_err());
         let fitted = PolynomialFeatures::new().fit(&dense).unwrap();
         assert!(matches!(
-            fitted.transform(&Features::Dense(array![[1.0]])),
+            fitted.transform(&Features::from(array![[1.0]])),
             Err(Error::FeatureCount {
                 expected: 2,
                 found: 1
@@ -318,7 +318,7 @@ mod tests {
         use crate::transform::{FittedTransform, Transform};
         let mut t = Transform::from_name("poly").unwrap();
         t.set_param("degree", "3").unwrap();
-        let x = Features::Dense(array![[1.0, 2.0], [-1.0, 0.5]]);
+        let x = Features::from(array![[1.0, 2.0], [-1.0, 0.5]]);
         let fitted = t.fit(&x).unwrap();
         assert_eq!((fitted.n_features_in(), fitted.n_features_out()), (2, 10));
         let back: FittedTransform =
@@ -348,7 +348,7 @@ mod tests {
                 .collect();
             Array2::from_shape_vec((rows.len(), rows[0].len()), rows.concat()).unwrap()
         };
-        let x = Features::Dense(matrix(&f["x"]));
+        let x = Features::from(matrix(&f["x"]));
         let names: Vec<String> = (0..3).map(|j| format!("x{j}")).collect();
         let cases = f["cases"].as_array().unwrap();
         assert_eq!(cases.len(), 12);

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::data::{CsrMatrix, Features, RowAccess};
+use crate::data::{Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::transform::{check_transform_input, check_weights};
 
@@ -85,8 +85,9 @@ impl StandardScaler {
             });
         }
         let (mean, var, total) = match x {
-            Features::Dense(a) => column_mean_var(a, weights),
+            Features::Dense(a) => column_mean_var(a.view(), weights),
             Features::Sparse(s) => sparse_column_mean_var(s, weights),
+            Features::SparseView(s) => sparse_column_mean_var(s, weights),
         };
         let scale = self.with_std.then(|| {
             mean.iter()
@@ -110,7 +111,10 @@ impl StandardScaler {
 }
 
 /// Weighted column means and population variances of a dense matrix, and the total weight.
-fn column_mean_var(a: &ndarray::Array2<f64>, weights: Option<&[f64]>) -> (Vec<f64>, Vec<f64>, f64) {
+fn column_mean_var(
+    a: ndarray::ArrayView2<f64>,
+    weights: Option<&[f64]>,
+) -> (Vec<f64>, Vec<f64>, f64) {
     let n_cols = a.ncols();
     let w = |i: usize| weights.map_or(1.0, |w| w[i]);
     let total: f64 = weights.map_or(a.nrows() as f64, |w| w.iter().sum());
@@ -138,28 +142,29 @@ fn column_mean_var(a: &ndarray::Array2<f64>, weights: Option<&[f64]>) -> (Vec<f6
 
 /// Weighted column means and population variances of a CSR matrix, counting the implicit
 /// zeros: `var_j = (sum_stored w (x - m)^2 + W_zero m^2) / W`.
-fn sparse_column_mean_var(s: &CsrMatrix, weights: Option<&[f64]>) -> (Vec<f64>, Vec<f64>, f64) {
+fn sparse_column_mean_var(
+    s: &impl RowAccess,
+    weights: Option<&[f64]>,
+) -> (Vec<f64>, Vec<f64>, f64) {
     let n_cols = s.n_cols();
     let w = |i: usize| weights.map_or(1.0, |w| w[i]);
     let total: f64 = weights.map_or(s.n_rows() as f64, |w| w.iter().sum());
     let (mut sum, mut stored_weight) = (vec![0.0; n_cols], vec![0.0; n_cols]);
     for i in 0..s.n_rows() {
         let wi = w(i);
-        let (idx, val) = s.row(i);
-        for (&j, &v) in idx.iter().zip(val) {
-            sum[j as usize] += wi * v;
-            stored_weight[j as usize] += wi;
-        }
+        s.for_each_in_row(i, |j, v| {
+            sum[j] += wi * v;
+            stored_weight[j] += wi;
+        });
     }
     let mean: Vec<f64> = sum.iter().map(|s| s / total).collect();
     let mut sq = vec![0.0; n_cols];
     for i in 0..s.n_rows() {
         let wi = w(i);
-        let (idx, val) = s.row(i);
-        for (&j, &v) in idx.iter().zip(val) {
-            let d = v - mean[j as usize];
-            sq[j as usize] += wi * d * d;
-        }
+        s.for_each_in_row(i, |j, v| {
+            let d = v - mean[j];
+            sq[j] += wi * d * d;
+        });
     }
     let var = (0..n_cols)
         .map(|j| (sq[j] + (total - stored_weight[j]) * mean[j] * mean[j]) / total)
@@ -195,11 +200,11 @@ impl FittedStandardScaler {
 
     /// `(x - mean) / scale`, column by column. Sparse input (fitted with `with_mean = false`)
     /// has its stored values multiplied by `1 / scale` and stays sparse.
-    pub fn transform(&self, x: &Features) -> Result<Features> {
+    pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         check_transform_input(x, self.n_features)?;
         match x {
             Features::Dense(a) => {
-                let mut out = a.clone();
+                let mut out = a.to_owned();
                 for mut row in out.rows_mut() {
                     if let Some(mean) = &self.mean {
                         row.iter_mut().zip(mean).for_each(|(v, m)| *v -= m);
@@ -208,9 +213,9 @@ impl FittedStandardScaler {
                         row.iter_mut().zip(scale).for_each(|(v, s)| *v /= s);
                     }
                 }
-                Ok(Features::Dense(out))
+                Ok(Features::from(out))
             }
-            Features::Sparse(s) => {
+            Features::Sparse(_) | Features::SparseView(_) => {
                 if self.mean.is_some() {
                     return Err(Error::Unsupported {
                         model: "StandardScaler fitted with with_mean = true".into(),
@@ -219,18 +224,11 @@ impl FittedStandardScaler {
                             .into(),
                     });
                 }
-                let Some(scale) = &self.scale else {
-                    return Ok(x.clone());
-                };
-                let inv: Vec<f64> = scale.iter().map(|s| 1.0 / s).collect();
-                let data = s
-                    .indices()
-                    .iter()
-                    .zip(s.data())
-                    .map(|(&j, &v)| v * inv[j as usize])
-                    .collect();
-                let out =
-                    CsrMatrix::new(s.n_cols(), s.indptr().to_vec(), s.indices().to_vec(), data)?;
+                let mut out = x.to_sparse();
+                if let Some(scale) = &self.scale {
+                    let inv: Vec<f64> = scale.iter().map(|s| 1.0 / s).collect();
+                    out.scale_columns(&inv);
+                }
                 Ok(Features::Sparse(out))
             }
         }
@@ -375,24 +373,25 @@ impl FittedMinMaxScaler {
     }
 
     /// `x * scale + min`, column by column (dense only).
-    pub fn transform(&self, x: &Features) -> Result<Features> {
+    pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         check_transform_input(x, self.n_features_in())?;
         let Features::Dense(a) = x else {
             return Err(sparse_minmax_error());
         };
-        let mut out = a.clone();
+        let mut out = a.to_owned();
         for mut row in out.rows_mut() {
             for ((v, s), m) in row.iter_mut().zip(&self.scale).zip(&self.min) {
                 *v = *v * s + m;
             }
         }
-        Ok(Features::Dense(out))
+        Ok(Features::from(out))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::CsrMatrix;
     use approx::assert_abs_diff_eq;
     use ndarray::{array, Array2};
     use proptest::prelude::*;
@@ -400,7 +399,7 @@ mod tests {
     #[test]
     fn standard_scaler_by_hand() {
         // column 0: mean 2, population var 2/3; column 1 constant -> scale 1.
-        let x = Features::Dense(array![[1.0, 5.0], [2.0, 5.0], [3.0, 5.0]]);
+        let x = Features::from(array![[1.0, 5.0], [2.0, 5.0], [3.0, 5.0]]);
         let f = StandardScaler::new().fit(&x).unwrap();
         assert_eq!(f.mean().unwrap(), &[2.0, 5.0]);
         assert_abs_diff_eq!(
@@ -420,7 +419,7 @@ mod tests {
 
     #[test]
     fn standard_scaler_options() {
-        let x = Features::Dense(array![[1.0], [3.0]]);
+        let x = Features::from(array![[1.0], [3.0]]);
         let no_mean = StandardScaler::new().with_mean(false).fit(&x).unwrap();
         assert!(no_mean.mean().is_none());
         assert_eq!(
@@ -443,11 +442,11 @@ mod tests {
 
     #[test]
     fn integer_weights_equal_repeated_rows() {
-        let x = Features::Dense(array![[1.0, -2.0], [4.0, 0.5], [7.0, 3.0]]);
+        let x = Features::from(array![[1.0, -2.0], [4.0, 0.5], [7.0, 3.0]]);
         let weighted = StandardScaler::new()
             .fit_weighted(&x, Some(&[2.0, 0.0, 3.0]))
             .unwrap();
-        let repeated = Features::Dense(array![
+        let repeated = Features::from(array![
             [1.0, -2.0],
             [1.0, -2.0],
             [7.0, 3.0],
@@ -476,7 +475,7 @@ mod tests {
         assert!(e.contains("with_mean = false"), "{e}");
         let p = StandardScaler::new().with_mean(false);
         let fs = p.fit(&sparse).unwrap();
-        let fd = p.fit(&Features::Dense(d.clone())).unwrap();
+        let fd = p.fit(&Features::from(d.clone())).unwrap();
         // column 0: values 0,4,0,8 -> mean 3, var (9+1+9+25)/4 = 11.
         assert_abs_diff_eq!(fs.scale().unwrap()[0], 11f64.sqrt(), epsilon = 1e-12);
         for (a, b) in fs.scale().unwrap().iter().zip(fd.scale().unwrap()) {
@@ -487,7 +486,7 @@ mod tests {
         assert_eq!(out.nnz(), sparse.nnz());
         assert_abs_diff_eq!(
             out.to_dense().as_slice().unwrap(),
-            fd.transform(&Features::Dense(d))
+            fd.transform(&Features::from(d))
                 .unwrap()
                 .to_dense()
                 .as_slice()
@@ -496,7 +495,7 @@ mod tests {
         );
         // A dense-fitted, centring scaler refuses sparse input at transform time.
         let centred = StandardScaler::new()
-            .fit(&Features::Dense(array![[1.0, 2.0], [3.0, 4.0]]))
+            .fit(&Features::from(array![[1.0, 2.0], [3.0, 4.0]]))
             .unwrap();
         assert!(matches!(
             centred.transform(&sparse),
@@ -506,20 +505,20 @@ mod tests {
 
     #[test]
     fn minmax_by_hand() {
-        let x = Features::Dense(array![[1.0, 7.0], [3.0, 7.0], [5.0, 7.0]]);
+        let x = Features::from(array![[1.0, 7.0], [3.0, 7.0], [5.0, 7.0]]);
         let f = MinMaxScaler::new().range(-1.0, 1.0).fit(&x).unwrap();
         assert_eq!(f.data_min(), &[1.0, 7.0]);
         assert_eq!(f.data_max(), &[5.0, 7.0]);
         let z = f.transform(&x).unwrap().to_dense();
         assert_eq!(z, array![[-1.0, -1.0], [0.0, -1.0], [1.0, -1.0]]);
         // Outside the training range: no clipping.
-        let z = f.transform(&Features::Dense(array![[9.0, 7.0]])).unwrap();
+        let z = f.transform(&Features::from(array![[9.0, 7.0]])).unwrap();
         assert_eq!(z.to_dense(), array![[3.0, -1.0]]);
     }
 
     #[test]
     fn minmax_rejects_bad_range_and_sparse() {
-        let x = Features::Dense(array![[1.0], [2.0]]);
+        let x = Features::from(array![[1.0], [2.0]]);
         for (lo, hi) in [(1.0, 1.0), (2.0, 0.0), (f64::NAN, 1.0)] {
             let e = MinMaxScaler::new().range(lo, hi).fit(&x).unwrap_err();
             assert!(matches!(e, Error::InvalidParameter { .. }), "{e}");
@@ -533,15 +532,15 @@ mod tests {
 
     #[test]
     fn fit_rejects_bad_data() {
-        let nan = Features::Dense(array![[1.0], [f64::NAN]]);
+        let nan = Features::from(array![[1.0], [f64::NAN]]);
         assert!(matches!(
             StandardScaler::new().fit(&nan),
             Err(Error::NonFinite { .. })
         ));
         assert!(MinMaxScaler::new().fit(&nan).is_err());
-        let empty = Features::Dense(Array2::zeros((0, 2)));
+        let empty = Features::from(Array2::zeros((0, 2)));
         assert!(StandardScaler::new().fit(&empty).is_err());
-        let x = Features::Dense(array![[1.0], [2.0]]);
+        let x = Features::from(array![[1.0], [2.0]]);
         assert!(StandardScaler::new()
             .fit_weighted(&x, Some(&[1.0]))
             .is_err());
@@ -557,7 +556,7 @@ mod tests {
     proptest! {
         #[test]
         fn standardised_training_columns_have_mean_0_std_1(a in matrix()) {
-            let x = Features::Dense(a.clone());
+            let x = Features::from(a.clone());
             let f = StandardScaler::new().fit(&x).unwrap();
             let z = f.transform(&x).unwrap().to_dense();
             for (j, col) in z.columns().into_iter().enumerate() {
@@ -573,7 +572,7 @@ mod tests {
 
         #[test]
         fn minmax_training_columns_span_the_range(a in matrix()) {
-            let x = Features::Dense(a.clone());
+            let x = Features::from(a.clone());
             let f = MinMaxScaler::new().range(-2.0, 3.0).fit(&x).unwrap();
             let z = f.transform(&x).unwrap().to_dense();
             for (j, col) in z.columns().into_iter().enumerate() {

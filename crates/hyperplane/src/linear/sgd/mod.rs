@@ -154,7 +154,7 @@ impl Fit for Sgd {
 }
 
 /// A data set of one (zero) row per class: what the class-level helpers need.
-fn one_row_per_class(classes: &[Label]) -> Result<Dataset> {
+fn one_row_per_class(classes: &[Label]) -> Result<Dataset<'static>> {
     let k = classes.len();
     Dataset::from_encoded(
         Array2::<f64>::zeros((k, 1)).into(),
@@ -251,7 +251,7 @@ mod tests {
     use crate::rng::Rng;
 
     /// A noisy logistic problem: `P(y = +1 | x) = sigma(w_f . x + b_f)`.
-    fn logistic_data(seed: u64, n: usize) -> Dataset {
+    fn logistic_data(seed: u64, n: usize) -> Dataset<'static> {
         let mut rng = Rng::new(seed);
         let w_f = [1.5, -2.0, 0.5];
         let x = Array2::from_shape_fn((n, 3), |_| rng.next_f64() * 2.0 - 1.0);

@@ -1,0 +1,389 @@
+//! Borrowed sparse matrices: CSR over slices the caller owns, validated once, never copied.
+//!
+//! A host that already holds a matrix (scipy's `csr_matrix` handed over by the Python
+//! package, a Spark partition, an mmap'd file) lends its three arrays as they are:
+//! `indptr` and `indices` of 32- or 64-bit integers, values of `f32` or `f64`. The
+//! constructor checks every invariant the row kernels rely on in one pass over the
+//! indices; after that every learner reads the rows in place through [`RowAccess`].
+//!
+//! Learners are monomorphised for three storages only (dense, [`CsrMatrix`], and the
+//! borrowed [`CsrRef`]); the four integer/float combinations of a borrowed CSR are told
+//! apart once per row, a perfectly predicted branch beside the row's own work.
+
+use std::fmt::Debug;
+
+use crate::data::matrix::{sparse_kernels, CsrMatrix, Features, RowAccess};
+use crate::error::{Error, Result};
+use sealed::{Index as _, Value as _};
+
+pub(crate) mod sealed {
+    /// A stored column index (or row pointer) as the kernels read it.
+    pub trait Index: Copy + Send + Sync + std::fmt::Debug + PartialEq + 'static {
+        /// The index as `usize`; only called on indices checked by [`Index::checked`].
+        fn get(self) -> usize;
+        /// The index as `usize`, or `None` when negative.
+        fn checked(self) -> Option<usize>;
+    }
+    /// A stored value as the kernels read it.
+    pub trait Value: Copy + Send + Sync + std::fmt::Debug + PartialEq + 'static {
+        /// The value, widened to `f64`.
+        fn get(self) -> f64;
+    }
+    impl Index for u32 {
+        #[inline(always)]
+        fn get(self) -> usize {
+            self as usize
+        }
+        fn checked(self) -> Option<usize> {
+            Some(self as usize)
+        }
+    }
+    impl Index for usize {
+        #[inline(always)]
+        fn get(self) -> usize {
+            self
+        }
+        fn checked(self) -> Option<usize> {
+            Some(self)
+        }
+    }
+    macro_rules! signed {
+        ($($t:ty),*) => {$(
+            impl Index for $t {
+                #[inline(always)]
+                fn get(self) -> usize {
+                    self as usize
+                }
+                fn checked(self) -> Option<usize> {
+                    usize::try_from(self).ok()
+                }
+            }
+        )*};
+    }
+    signed!(i32, i64);
+    impl Value for f64 {
+        #[inline(always)]
+        fn get(self) -> f64 {
+            self
+        }
+    }
+    impl Value for f32 {
+        #[inline(always)]
+        fn get(self) -> f64 {
+            f64::from(self)
+        }
+    }
+}
+
+/// The integer types a borrowed CSR may use for `indptr` and `indices`: scipy's `int32`
+/// and `int64`.
+pub trait CsrIndex: sealed::Index {}
+impl CsrIndex for i32 {}
+impl CsrIndex for i64 {}
+
+/// The value types a borrowed CSR may hold: `f64`, and `f32` (widened on reading, exactly).
+pub trait CsrValue: sealed::Value {}
+impl CsrValue for f64 {}
+impl CsrValue for f32 {}
+
+/// A CSR matrix over borrowed slices: row `i` holds the column indices
+/// `indices[indptr[i]..indptr[i+1]]` (strictly increasing, each `< n_cols`) with values
+/// `data[indptr[i]..indptr[i+1]]`, exactly scipy's `csr_matrix` layout.
+///
+/// ```
+/// use hyperplane::data::{CsrView, Features};
+/// // [[1, 0, 2], [0, 0, 0], [0, 3, 0]] as scipy.sparse.csr_matrix(..., dtype=float32) holds it
+/// let (indptr, indices, data) = ([0i32, 2, 2, 3], [0i32, 2, 1], [1.0f32, 2.0, 3.0]);
+/// let x: Features = CsrView::new(3, &indptr, &indices, &data)?.into();
+/// assert_eq!((x.n_rows(), x.n_cols(), x.nnz()), (3, 3, 3));
+/// # Ok::<(), hyperplane::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CsrView<'a, I, V> {
+    n_cols: usize,
+    indptr: &'a [I],
+    indices: &'a [I],
+    data: &'a [V],
+}
+
+impl<'a, I: CsrIndex, V: CsrValue> CsrView<'a, I, V> {
+    /// Lends the three arrays of a CSR matrix with `n_cols` columns, checking every
+    /// invariant once (`O(nnz)` reads, no copy): `indptr` starts at 0, never decreases and
+    /// ends at `data.len() == indices.len()`; the indices of each row are non-negative,
+    /// strictly increasing (scipy: `sort_indices()` and `sum_duplicates()` make them so)
+    /// and below `n_cols`, which is at most `u32::MAX`.
+    pub fn new(n_cols: usize, indptr: &'a [I], indices: &'a [I], data: &'a [V]) -> Result<Self> {
+        let fail = |what: String| Err(Error::data(format!("borrowed CSR matrix: {what}")));
+        if n_cols > u32::MAX as usize {
+            return fail(format!(
+                "{n_cols} columns; at most {} are supported",
+                u32::MAX
+            ));
+        }
+        if indices.len() != data.len() {
+            return fail(format!(
+                "{} indices but {} values",
+                indices.len(),
+                data.len()
+            ));
+        }
+        if indptr.first().and_then(|p| p.checked()) != Some(0) {
+            return fail("indptr must start with 0".into());
+        }
+        let mut start = 0;
+        for (i, &end) in indptr[1..].iter().enumerate() {
+            let end = match end.checked() {
+                Some(e) if e >= start && e <= indices.len() => e,
+                _ => {
+                    return fail(format!(
+                        "indptr[{}] = {end:?} is outside {start}..={}",
+                        i + 1,
+                        indices.len()
+                    ))
+                }
+            };
+            let mut previous: Option<usize> = None;
+            for &j in &indices[start..end] {
+                match j.checked() {
+                    Some(j) if j < n_cols && previous.is_none_or(|p| j > p) => previous = Some(j),
+                    Some(j) if j < n_cols => {
+                        return fail(format!(
+                            "the column indices of row {i} are not strictly increasing \
+                             (scipy: call sort_indices() and sum_duplicates() first)"
+                        ))
+                    }
+                    _ => {
+                        return fail(format!(
+                            "row {i} has column index {j:?}, outside 0..{n_cols}"
+                        ))
+                    }
+                }
+            }
+            start = end;
+        }
+        if start != indices.len() {
+            return fail(format!(
+                "indptr ends at {start} but there are {} values",
+                indices.len()
+            ));
+        }
+        Ok(CsrView {
+            n_cols,
+            indptr,
+            indices,
+            data,
+        })
+    }
+
+    /// Column indices and values of row `i`.
+    #[inline]
+    pub fn row(&self, i: usize) -> (&'a [I], &'a [V]) {
+        let (a, b) = (self.indptr[i].get(), self.indptr[i + 1].get());
+        (&self.indices[a..b], &self.data[a..b])
+    }
+
+    /// The stored values.
+    pub fn data(&self) -> &'a [V] {
+        self.data
+    }
+}
+
+// SAFETY: `CsrView::new` checked every stored index `< n_cols`.
+unsafe impl<I: CsrIndex, V: CsrValue> sparse_kernels::Csr for CsrView<'_, I, V> {
+    type Index = I;
+    type Value = V;
+    type Pointer = I;
+    fn rows(&self) -> usize {
+        self.indptr.len() - 1
+    }
+    fn cols(&self) -> usize {
+        self.n_cols
+    }
+    #[inline(always)]
+    fn stored_row(&self, i: usize) -> (&[I], &[V]) {
+        self.row(i)
+    }
+    fn row_pointers(&self) -> &[I] {
+        self.indptr
+    }
+}
+
+/// A borrowed CSR matrix of any of the index and value types a host may lend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CsrRef<'a> {
+    /// `int32` indices, `float64` values.
+    I32F64(CsrView<'a, i32, f64>),
+    /// `int32` indices, `float32` values.
+    I32F32(CsrView<'a, i32, f32>),
+    /// `int64` indices, `float64` values.
+    I64F64(CsrView<'a, i64, f64>),
+    /// `int64` indices, `float32` values.
+    I64F32(CsrView<'a, i64, f32>),
+}
+
+/// Runs `$body` with `$v` bound to the typed view inside a [`CsrRef`].
+macro_rules! each_view {
+    ($csr:expr, |$v:ident| $body:expr) => {
+        match $csr {
+            CsrRef::I32F64($v) => $body,
+            CsrRef::I32F32($v) => $body,
+            CsrRef::I64F64($v) => $body,
+            CsrRef::I64F32($v) => $body,
+        }
+    };
+}
+
+macro_rules! from_view {
+    ($($variant:ident: $i:ty, $v:ty;)*) => {$(
+        impl<'a> From<CsrView<'a, $i, $v>> for CsrRef<'a> {
+            fn from(v: CsrView<'a, $i, $v>) -> Self {
+                CsrRef::$variant(v)
+            }
+        }
+        impl<'a> From<CsrView<'a, $i, $v>> for Features<'a> {
+            fn from(v: CsrView<'a, $i, $v>) -> Self {
+                Features::SparseView(CsrRef::$variant(v))
+            }
+        }
+    )*};
+}
+from_view! {
+    I32F64: i32, f64;
+    I32F32: i32, f32;
+    I64F64: i64, f64;
+    I64F32: i64, f32;
+}
+
+impl CsrRef<'_> {
+    /// Number of stored entries.
+    pub fn nnz(&self) -> usize {
+        each_view!(self, |v| v.data.len())
+    }
+
+    /// The first stored value with `bad(v)`, as `(row, column, value)`.
+    pub(crate) fn find_stored(&self, bad: impl Fn(f64) -> bool) -> Option<(usize, usize, f64)> {
+        each_view!(self, |v| {
+            (0..v.n_rows()).find_map(|i| {
+                let (idx, val) = v.row(i);
+                idx.iter()
+                    .zip(val)
+                    .map(|(j, x)| (j.get(), x.get()))
+                    .find(|(_, x)| bad(*x))
+                    .map(|(j, x)| (i, j, x))
+            })
+        })
+    }
+
+    /// The rows `rows` (in that order, repeats allowed) as an owned matrix of `f64`.
+    pub fn select_rows(&self, rows: &[usize]) -> CsrMatrix {
+        let mut b = crate::data::CsrBuilder::new(self.n_cols());
+        each_view!(self, |v| for &i in rows {
+            let (idx, val) = v.row(i);
+            b.push_sorted_row(idx.iter().zip(val).map(|(j, x)| (j.get(), x.get())));
+        });
+        b.finish()
+    }
+
+    /// An owned copy (the same entries, values as `f64`).
+    pub fn to_owned(&self) -> CsrMatrix {
+        self.select_rows(&(0..self.n_rows()).collect::<Vec<_>>())
+    }
+}
+
+impl RowAccess for CsrRef<'_> {
+    fn n_rows(&self) -> usize {
+        each_view!(self, |v| v.n_rows())
+    }
+    fn n_cols(&self) -> usize {
+        each_view!(self, |v| v.n_cols())
+    }
+    #[inline]
+    fn for_each_in_row<F: FnMut(usize, f64)>(&self, i: usize, f: F) {
+        each_view!(self, |v| v.for_each_in_row(i, f))
+    }
+    #[inline]
+    fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
+        each_view!(self, |v| v.dot_row(i, w))
+    }
+    #[inline]
+    fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
+        each_view!(self, |v| v.add_row_scaled(i, alpha, out))
+    }
+    #[inline]
+    fn prefetch_row(&self, i: usize) {
+        each_view!(self, |v| v.prefetch_row(i))
+    }
+    #[inline]
+    fn prefetch_row_start(&self, i: usize) {
+        each_view!(self, |v| v.prefetch_row_start(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_invariant_the_kernels_rely_on_is_checked_once() {
+        let data = [1.0f64, 2.0, 3.0];
+        let ok = |p: &[i64], i: &[i64]| CsrView::new(3, p, i, &data).map(|_| ());
+        ok(&[0, 2, 2, 3], &[0, 2, 1]).unwrap();
+        let err = |p: &[i64], i: &[i64]| ok(p, i).unwrap_err().to_string();
+        assert!(err(&[1, 2, 2, 3], &[0, 2, 1]).contains("start with 0"));
+        assert!(err(&[0, 2, 1, 3], &[0, 2, 1]).contains("indptr[2]"));
+        assert!(err(&[0, 2, 2, 4], &[0, 2, 1]).contains("indptr[3]"));
+        assert!(err(&[0, 2, 2, 2], &[0, 2, 1]).contains("ends at 2"));
+        assert!(err(&[0, 2, 2, 3], &[2, 0, 1]).contains("sort_indices"));
+        assert!(err(&[0, 2, 2, 3], &[0, 0, 1]).contains("strictly increasing"));
+        assert!(err(&[0, 2, 2, 3], &[0, 3, 1]).contains("column index 3"));
+        assert!(err(&[0, 2, 2, 3], &[-1, 2, 1]).contains("column index -1"));
+        assert!(err(&[0, 2, 2, 3], &[0, 2]).contains("2 indices but 3 values"));
+        assert!(err(&[], &[0, 2, 1]).contains("start with 0"));
+        let e = CsrView::new(1 << 33, &[0i64], &[], &[0.0f64]).unwrap_err();
+        assert!(e.to_string().contains("columns"), "{e}");
+    }
+
+    #[test]
+    fn rows_read_the_same_as_the_owned_matrix_for_every_type() {
+        let owned = CsrMatrix::from_rows(
+            5,
+            &[
+                vec![(0, 1.5), (4, -2.0)],
+                vec![],
+                vec![(1, 0.25), (2, 3.0), (3, 1.0)],
+            ],
+        )
+        .unwrap();
+        let p32: Vec<i32> = owned.indptr().iter().map(|&p| p as i32).collect();
+        let i32s: Vec<i32> = owned.indices().iter().map(|&j| j as i32).collect();
+        let p64: Vec<i64> = p32.iter().map(|&p| p.into()).collect();
+        let i64s: Vec<i64> = i32s.iter().map(|&j| j.into()).collect();
+        let f32s: Vec<f32> = owned.data().iter().map(|&v| v as f32).collect();
+        let views: [CsrRef; 4] = [
+            CsrView::new(5, &p32, &i32s, owned.data()).unwrap().into(),
+            CsrView::new(5, &p32, &i32s, &f32s).unwrap().into(),
+            CsrView::new(5, &p64, &i64s, owned.data()).unwrap().into(),
+            CsrView::new(5, &p64, &i64s, &f32s).unwrap().into(),
+        ];
+        let w = [0.5, -1.0, 2.0, 4.0, 0.125];
+        for v in &views {
+            assert_eq!((v.n_rows(), v.n_cols(), v.nnz()), (3, 5, 5));
+            for i in 0..3 {
+                assert_eq!(v.dot_row(i, &w), owned.dot_row(i, &w));
+                let (mut a, mut b) = (vec![0.0; 5], vec![0.0; 5]);
+                v.add_row_scaled(i, 3.0, &mut a);
+                owned.add_row_scaled(i, 3.0, &mut b);
+                assert_eq!(a, b);
+            }
+            assert_eq!(v.to_owned(), owned);
+            assert_eq!(v.select_rows(&[2, 0]), owned.select_rows(&[2, 0]));
+            assert_eq!(v.find_stored(|x| !x.is_finite()), None);
+        }
+        let bad = [1.0f32, f32::NAN, 0.0, 1.0, 2.0];
+        let v = CsrRef::from(CsrView::new(5, &p32, &i32s, &bad).unwrap());
+        assert_eq!(
+            v.find_stored(|x| !x.is_finite()).map(|(i, j, _)| (i, j)),
+            Some((0, 4))
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! Borrowed data is not copied: every registered kind fits and predicts on a CSR matrix
+//! over the test's own slices (int32 indices, f32 values, as scipy lends them) and on a
+//! column-major dense view, while a counting allocator records the most memory allocated
+//! at once. A learner that copied the matrix would allocate at least its size.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use hyperplane::data::{CsrView, Dataset, Features, Label};
+use hyperplane::estimator::Task;
+use hyperplane::pipeline::{registry, Learner};
+use hyperplane::Classifier;
+use ndarray::{Array2, ShapeBuilder};
+
+/// The system allocator, counting the bytes live now and the most live since a reset.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the system allocator.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(p, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Held by each test throughout: the counters are global, and tests run at once.
+static MEASURING: Mutex<()> = Mutex::new(());
+
+/// The most bytes allocated at once while `f` runs, beyond those live when it started.
+fn extra_peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = LIVE.load(Ordering::Relaxed);
+    PEAK.store(start, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(start))
+}
+
+/// A sparse matrix of `rows` rows of counts 1..=3 in `cols` columns (about `per_row`
+/// drawn per row), as scipy's three arrays, with labels and real targets from a linear rule.
+fn lent_arrays(rows: usize, cols: usize, per_row: usize) -> Lent {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut indptr, mut indices, mut data) = (vec![0i32], Vec::new(), Vec::new());
+    let (mut labels, mut values) = (Vec::new(), Vec::new());
+    for _ in 0..rows {
+        let mut drawn: Vec<i32> = (0..per_row)
+            .map(|_| (next() % cols as u64) as i32)
+            .collect();
+        drawn.sort_unstable();
+        drawn.dedup();
+        let mut score = 0.0;
+        for &j in &drawn {
+            let v = (1 + next() % 3) as f32;
+            score += if j % 2 == 0 { v } else { -v } as f64;
+            indices.push(j);
+            data.push(v);
+        }
+        indptr.push(indices.len() as i32);
+        labels.push(Label::from(if score > 0.0 { "even" } else { "odd" }));
+        values.push(score);
+    }
+    let y = Array2::from_shape_vec((rows, 1), values).unwrap();
+    Lent {
+        indptr,
+        indices,
+        data,
+        labels,
+        y,
+    }
+}
+
+/// What a host lends: scipy's three CSR arrays, and the targets.
+struct Lent {
+    indptr: Vec<i32>,
+    indices: Vec<i32>,
+    data: Vec<f32>,
+    labels: Vec<Label>,
+    y: Array2<f64>,
+}
+
+fn dataset<'a>(x: Features<'a>, labels: &[Label], y: &Array2<f64>, task: Task) -> Dataset<'a> {
+    match task {
+        Task::Classifier => Dataset::new(x, labels).unwrap(),
+        Task::Regressor => Dataset::regression(x, y.clone()).unwrap(),
+    }
+}
+
+/// Fits and predicts with every kind on `x`, returning the kinds whose fit or prediction
+/// allocated half of `matrix_bytes` or more at once (a copy as `f64` would take more than
+/// all of it; per-row state such as scores takes a fraction), with what they allocated.
+fn copying_kinds(
+    x: &Features,
+    matrix_bytes: usize,
+    labels: &[Label],
+    y: &Array2<f64>,
+) -> Vec<String> {
+    let mut copied = Vec::new();
+    for info in registry() {
+        let learner = Learner::from_kind(info.name).unwrap();
+        let data = dataset(x.clone(), labels, y, info.task);
+        let (model, fit_bytes) = extra_peak(|| learner.fit(&data).unwrap());
+        let (_, predict_bytes) = extra_peak(|| match info.task {
+            Task::Classifier => model.predict_index(x).unwrap().len(),
+            Task::Regressor => model.predict_values(x).unwrap().len(),
+        });
+        for (what, bytes) in [("fit", fit_bytes), ("predict", predict_bytes)] {
+            if bytes >= matrix_bytes / 2 {
+                copied.push(format!(
+                    "{} {what}: {bytes} bytes at once for a matrix of {matrix_bytes}",
+                    info.name
+                ));
+            }
+        }
+    }
+    copied
+}
+
+#[test]
+fn no_kind_copies_a_borrowed_csr_matrix() {
+    let _alone = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let Lent {
+        indptr,
+        indices,
+        data,
+        labels,
+        y,
+    } = lent_arrays(5_000, 500, 100);
+    let bytes = 4 * (indptr.len() + indices.len() + data.len());
+    let x: Features = CsrView::new(500, &indptr, &indices, &data).unwrap().into();
+    let copied = copying_kinds(&x, bytes, &labels, &y);
+    assert!(copied.is_empty(), "{}", copied.join("\n"));
+}
+
+/// Tall and narrow, so that the `p x p` state of least squares (its triangular factor) is
+/// small beside the matrix.
+#[test]
+fn no_kind_copies_a_borrowed_column_major_matrix() {
+    let _alone = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let (rows, cols) = (10_000, 100);
+    let Lent {
+        indptr,
+        indices,
+        data,
+        labels,
+        y,
+    } = lent_arrays(rows, cols, 100);
+    // Fortran order, as numpy's `order="F"`
+    let mut dense = Array2::<f64>::zeros((rows, cols).f());
+    for i in 0..rows {
+        let (a, b) = (indptr[i] as usize, indptr[i + 1] as usize);
+        for k in a..b {
+            dense[[i, indices[k] as usize]] = f64::from(data[k]);
+        }
+    }
+    let x: Features = dense.view().into();
+    let copied = copying_kinds(&x, 8 * rows * cols, &labels, &y);
+    assert!(copied.is_empty(), "{}", copied.join("\n"));
+}
