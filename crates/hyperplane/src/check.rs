@@ -9,7 +9,7 @@
 //!
 //! | check | what must hold |
 //! |---|---|
-//! | `non_finite_rejected` | NaN and infinities are errors at fit and predict, naming row and feature |
+//! | `non_finite_rejected` | NaN and infinities are errors at fit and predict, naming row (counted from 1) and feature |
 //! | `empty_rejected` | 0 samples and 0 features are errors saying so |
 //! | `tiny_inputs` | 1 sample, 1 feature, a single class are handled |
 //! | `feature_count_checked` | predicting on the wrong width is an error naming both counts |
@@ -229,8 +229,9 @@ fn non_finite_rejected(s: &Subject, sparse: bool) -> Check {
             Ok(_) => return Err(format!("fit accepted {bad}")),
             Err(e) => e.to_string(),
         };
+        // the fifth row: messages count rows from 1
         ensure!(
-            e.contains("row 4") && e.contains("feature 2"),
+            e.contains("row 5") && e.contains("feature 2"),
             "fit error on {bad}: {e}"
         );
         let e = match s.outputs(&model, &storage(x, sparse)) {
@@ -238,7 +239,7 @@ fn non_finite_rejected(s: &Subject, sparse: bool) -> Check {
             Err(e) => e,
         };
         ensure!(
-            e.contains("predict") && e.contains("row 4"),
+            e.contains("predict") && e.contains("row 5"),
             "predict error on {bad}: {e}"
         );
     }

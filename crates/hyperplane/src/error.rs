@@ -2,7 +2,9 @@
 //!
 //! Every fallible operation returns [`Result<T>`]. Variants are structured so that a
 //! program can react to them and a person can read them: each message names what was
-//! wrong and where (file, line, column, row, feature, parameter).
+//! wrong and where (file, line, column, row, feature, parameter). Messages count lines,
+//! columns and rows from 1, as an editor shows them; the `row` fields hold the 0-based
+//! index. Features are named by their 0-based index (the column of the feature matrix).
 
 use std::path::PathBuf;
 
@@ -46,10 +48,11 @@ pub enum Error {
     InvalidData(String),
 
     /// A feature value is NaN or infinite.
-    #[error("{what} contains a non-finite value ({value}) at row {row}, feature {feature}")]
+    #[error("{what} contains a non-finite value ({value}) at row {}, feature {feature}", row + 1)]
     NonFinite {
         /// Which input: "X" at fit, "X at predict", "sample weights"...
         what: String,
+        /// The row's index (from 0; messages count rows from 1, as an editor shows lines).
         row: usize,
         feature: usize,
         value: f64,
@@ -64,9 +67,10 @@ pub enum Error {
     Unsupported { model: String, what: String },
 
     /// Labels at evaluation that the model never saw.
-    #[error("label {label:?} at row {row} is not one of the model's classes {classes}")]
+    #[error("label {label:?} at row {} is not one of the model's classes {classes}", row + 1)]
     UnknownClass {
         label: String,
+        /// The row's index (from 0; messages count rows from 1).
         row: usize,
         classes: String,
     },

@@ -58,7 +58,8 @@ fn category(v: f64, row: usize, feature: usize) -> Result<usize> {
         Err(Error::Unsupported {
             model: NAME.into(),
             what: format!(
-                "value {v} at row {row}, feature {feature} (categories are integers 0, 1, 2, ...)"
+                "value {v} at row {}, feature {feature} (categories are integers 0, 1, 2, ...)",
+                row + 1
             ),
         })
     }
@@ -74,7 +75,8 @@ fn check_categories(x: &Features, max: Option<usize>) -> Result<()> {
                     Some(max) if c > max => Err(Error::Unsupported {
                         model: NAME.into(),
                         what: format!(
-                            "category {c} at row {i}, feature {j} (at most {max} in training)"
+                            "category {c} at row {}, feature {j} (at most {max} in training)",
+                            i + 1
                         ),
                     }),
                     _ => Ok(()),
@@ -367,7 +369,7 @@ mod tests {
         for bad in [1.5, -1.0] {
             let d = Dataset::new(array![[bad], [0.0]].into(), &[1.into(), 2.into()]).unwrap();
             let e = CategoricalNB::default().fit(&d).unwrap_err().to_string();
-            assert!(e.contains("row 0, feature 0"), "{e}");
+            assert!(e.contains("row 1, feature 0"), "{e}");
         }
         let m = CategoricalNB::default().fit(&data()).unwrap();
         assert!(m.predict(&array![[0.5, 0.0]].into()).is_err());

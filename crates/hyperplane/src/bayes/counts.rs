@@ -66,7 +66,8 @@ impl EventModel {
             Some((row, feature, v)) => Err(Error::Unsupported {
                 model: model.to_string(),
                 what: format!(
-                    "negative value {v} at row {row}, feature {feature} (features must be counts >= 0)"
+                    "negative value {v} at row {}, feature {feature} (features must be counts >= 0)",
+                    row + 1
                 ),
             }),
             None => Ok(()),
@@ -474,7 +475,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("MultinomialNB") && e.contains("row 1, feature 1"),
+            e.contains("MultinomialNB") && e.contains("row 2, feature 1"),
             "{e}"
         );
     }

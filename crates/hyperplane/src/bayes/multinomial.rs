@@ -116,7 +116,7 @@ mod tests {
         let m = MultinomialNB::default().fit(&irbook()).unwrap();
         let t: Features = CsrMatrix::from_rows(6, &[vec![(3, -1.0)]]).unwrap().into();
         let e = m.predict(&t).unwrap_err().to_string();
-        assert!(e.contains("row 0, feature 3"), "{e}");
+        assert!(e.contains("row 1, feature 3"), "{e}");
         let e = m.predict(&array![[1.0]].into()).unwrap_err().to_string();
         assert!(e.contains("6") && e.contains("1"), "{e}");
     }

@@ -148,13 +148,15 @@ impl<'a, I: CsrIndex, V: CsrValue> CsrView<'a, I, V> {
                     Some(j) if j < n_cols && previous.is_none_or(|p| j > p) => previous = Some(j),
                     Some(j) if j < n_cols => {
                         return fail(format!(
-                            "the column indices of row {i} are not strictly increasing \
-                             (scipy: call sort_indices() and sum_duplicates() first)"
+                            "the column indices of row {} are not strictly increasing \
+                             (scipy: call sort_indices() and sum_duplicates() first)",
+                            i + 1
                         ))
                     }
                     _ => {
                         return fail(format!(
-                            "row {i} has column index {j:?}, outside 0..{n_cols}"
+                            "row {} has column index {j:?}, outside 0..{n_cols}",
+                            i + 1
                         ))
                     }
                 }

@@ -124,8 +124,8 @@ pub fn parse(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<(Table, Op
                             line,
                             column: j + 1,
                             expected: format!(
-                                "a value in column {:?} (to accept missing values read with \
-                                 missing policy drop-rows or as-category)",
+                                "a value in column {:?} (to accept missing values, read with \
+                                 --missing drop or --missing category)",
                                 shape.names[j]
                             ),
                             found: format!("the missing value {text:?}"),
@@ -351,7 +351,7 @@ fn type_column(
                     r,
                     format!(
                         "a number in numeric column {name:?} (a missing value can be a category \
-                         only in a text column; read with missing policy drop-rows)"
+                         only in a text column; read with --missing drop)"
                     ),
                 )
             });
@@ -418,7 +418,7 @@ mod tests {
         assert!(
             e.contains("adult_sample.csv:6:2:")
                 && e.contains("\"workclass\"")
-                && e.contains("drop-rows or as-category")
+                && e.contains("--missing drop or --missing category")
                 && e.contains("\"?\""),
             "{e}"
         );
@@ -603,12 +603,12 @@ mod tests {
             e.contains("t.csv:3:1:") && e.contains("column \"a\"") && e.contains("\"NA\""),
             "{e}"
         );
-        // a missing value in a numeric column stays an error under as-category
+        // a missing value in a numeric column stays an error under --missing category
         let e = err(text, &with_missing(MissingPolicy::AsCategory));
         assert!(
             e.contains("t.csv:3:1:")
                 && e.contains("numeric column \"a\"")
-                && e.contains("drop-rows"),
+                && e.contains("--missing drop)"),
             "{e}"
         );
         let (t, y) = parse_str(text, &with_missing(MissingPolicy::DropRows)).unwrap();

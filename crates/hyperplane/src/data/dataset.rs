@@ -154,7 +154,8 @@ impl<'a> Dataset<'a> {
             .find(|(_, w)| !w.is_finite() || **w < 0.0)
         {
             return Err(Error::data(format!(
-                "sample weight {w} at row {row} must be finite and non-negative"
+                "sample weight {w} at row {} must be finite and non-negative",
+                row + 1
             )));
         }
         self.weights = Some(weights);
@@ -289,7 +290,8 @@ fn check_targets(targets: &[usize], classes: &[Label]) -> Result<()> {
         .find(|(_, &t)| t >= classes.len())
     {
         Some((row, t)) => Err(Error::data(format!(
-            "target {t} at row {row} is not an index into the {} classes",
+            "target {t} at row {} is not an index into the {} classes",
+            row + 1,
             classes.len()
         ))),
         None => Ok(()),
@@ -299,7 +301,8 @@ fn check_targets(targets: &[usize], classes: &[Label]) -> Result<()> {
 fn check_values(y: ArrayView2<f64>) -> Result<()> {
     match y.indexed_iter().find(|(_, v)| !v.is_finite()) {
         Some(((row, output), v)) => Err(Error::data(format!(
-            "target {v} at row {row}, output {output}, must be finite"
+            "target {v} at row {}, output {output}, must be finite",
+            row + 1
         ))),
         None => Ok(()),
     }
@@ -335,7 +338,7 @@ mod tests {
         let x: Features = array![[1.0], [2.0], [3.0]].into();
         assert!(Dataset::regression(x.clone(), array![[1.0], [2.0]]).is_err());
         let e = Dataset::regression(x.clone(), array![[1.0], [f64::NAN], [0.0]]).unwrap_err();
-        assert!(e.to_string().contains("row 1"), "{e}");
+        assert!(e.to_string().contains("row 2"), "{e}");
         let ds = Dataset::regression(x.clone(), array![[1.0, 0.5], [2.0, 0.0], [3.0, 1.0]])
             .unwrap()
             .with_weights(vec![1.0, 2.0, 3.0])
@@ -375,7 +378,7 @@ mod tests {
         let bad = Dataset::new(array![[1.0, 2.0], [f64::NAN, 0.0]].into(), &labels).unwrap();
         for _ in 0..2 {
             let e = bad.check_fit().unwrap_err().to_string();
-            assert!(e.contains("row 1") && e.contains("feature 0"), "{e}");
+            assert!(e.contains("row 2") && e.contains("feature 0"), "{e}");
         }
         let shared = bad.with_targets(vec![1, 0], labels.to_vec()).unwrap();
         assert!(shared.check_fit().is_err());

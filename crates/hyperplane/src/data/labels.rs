@@ -169,7 +169,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("eggs") && e.contains("row 1") && e.contains("[ham, spam]"),
+            e.contains("eggs") && e.contains("row 2") && e.contains("[ham, spam]"),
             "{e}"
         );
     }
@@ -179,7 +179,7 @@ mod tests {
         assert!(Label::from_f64(f64::NAN, 3)
             .unwrap_err()
             .to_string()
-            .contains("row 3"));
+            .contains("row 4"));
         assert_eq!(Label::from_f64(-1.0, 0).unwrap(), Label::Int(-1));
     }
 }

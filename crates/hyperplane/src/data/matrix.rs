@@ -114,18 +114,23 @@ impl CsrMatrix {
         }
         for (i, w) in indptr.windows(2).enumerate() {
             if w[1] < w[0] {
-                return Err(Error::data(format!("CSR indptr decreases at row {i}")));
+                return Err(Error::data(format!(
+                    "CSR indptr decreases at row {}",
+                    i + 1
+                )));
             }
             let row = &indices[w[0]..w[1]];
             if row.windows(2).any(|p| p[1] <= p[0]) {
                 return Err(Error::data(format!(
-                    "CSR column indices of row {i} are not strictly increasing"
+                    "CSR column indices of row {} are not strictly increasing",
+                    i + 1
                 )));
             }
             if let Some(&j) = row.last() {
                 if j as usize >= n_cols {
                     return Err(Error::data(format!(
-                        "CSR row {i} has column {j} but the matrix has {n_cols} columns"
+                        "CSR row {} has column {j} but the matrix has {n_cols} columns",
+                        i + 1
                     )));
                 }
             }
@@ -894,7 +899,7 @@ mod tests {
     fn finite_and_shape_checks_name_the_place() {
         let x = Features::from(array![[1.0, 2.0], [3.0, f64::NAN]]);
         let e = x.check_fit_input().unwrap_err().to_string();
-        assert!(e.contains("row 1") && e.contains("feature 1"), "{e}");
+        assert!(e.contains("row 2") && e.contains("feature 1"), "{e}");
         let e = x.check_predict_input(3).unwrap_err().to_string();
         assert!(e.contains('3') && e.contains('2'), "{e}");
         let empty = Features::from(Array2::zeros((0, 2)));

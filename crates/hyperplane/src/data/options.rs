@@ -100,7 +100,8 @@ pub enum MissingPolicy {
 
 impl FromStr for MissingPolicy {
     type Err = Error;
-    /// `error`, `drop-rows` (or `drop`), `as-category` (or `category`).
+    /// `error`, `drop` (or `drop-rows`), `category` (or `as-category`): the first
+    /// spellings are the command line's (`--missing drop`), and the ones messages use.
     fn from_str(s: &str) -> Result<Self> {
         match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
             "error" => Ok(MissingPolicy::Error),
@@ -109,7 +110,7 @@ impl FromStr for MissingPolicy {
             _ => Err(Error::param(
                 "missing",
                 s,
-                "expected one of error, drop-rows, as-category",
+                "expected one of error, drop, category",
             )),
         }
     }
@@ -119,8 +120,8 @@ impl fmt::Display for MissingPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             MissingPolicy::Error => "error",
-            MissingPolicy::DropRows => "drop-rows",
-            MissingPolicy::AsCategory => "as-category",
+            MissingPolicy::DropRows => "drop",
+            MissingPolicy::AsCategory => "category",
         })
     }
 }
@@ -183,7 +184,9 @@ mod tests {
             MissingPolicy::AsCategory
         );
         let e = "ignore".parse::<MissingPolicy>().unwrap_err().to_string();
-        assert!(e.contains("error, drop-rows, as-category"), "{e}");
+        assert!(e.contains("error, drop, category"), "{e}");
+        assert_eq!(MissingPolicy::DropRows.to_string(), "drop");
+        assert_eq!(MissingPolicy::AsCategory.to_string(), "category");
         for p in [
             MissingPolicy::Error,
             MissingPolicy::DropRows,

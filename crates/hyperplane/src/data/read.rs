@@ -36,8 +36,11 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
 ///
 /// A directory is [`Format::Dir`]; extension `.csv` is CSV and `.tsv` is TSV. Any other file
 /// (`.libsvm`, `.svm`, `.svmlight`, `.t`, no extension...) is sniffed from its first line that
-/// is neither blank nor a `#` comment: `label idx:val ...` (or `idx:val ...`) is LIBSVM, a line
-/// with a tab is TSV, anything else CSV.
+/// is neither blank nor a `#` comment. It is LIBSVM when, after dropping a `#` comment, it
+/// has no tab, comma or semicolon, its first token is a label or an `index:value` pair, and
+/// at least half of its other tokens (at least one) hold a `:`: so a malformed LIBSVM line
+/// (negative index, missing colon) gets the LIBSVM reader's error naming line and column.
+/// Otherwise a line with a tab is TSV, anything else CSV.
 pub fn guess_format(path: &Path) -> Result<Format> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     if meta.is_dir() {
@@ -74,10 +77,32 @@ pub fn guess_format(path: &Path) -> Result<Format> {
 
 /// The format a first data line suggests.
 fn sniff_line(line: &[u8]) -> Format {
-    let mut tokens = line
+    if looks_like_libsvm(line) {
+        Format::Libsvm
+    } else if line.contains(&b'\t') {
+        Format::Tsv
+    } else {
+        Format::Csv
+    }
+}
+
+/// Whether a data line reads as LIBSVM, even a malformed one (so that its errors come from
+/// the LIBSVM reader, naming line and column, not from a CSV reader that finds one column):
+/// after dropping a `#` comment, no tab, comma or semicolon; the first token a label or an
+/// `index:value` pair; and at least half of the other tokens (at least one) holding a `:`.
+/// So `+1 1:0.5 3:2 # note`, `1 -3:0.5 2:1` (a negative index) and `1 1:0.5 30.2 4:1` (a
+/// missing colon) are LIBSVM; `note: 1:2` and `1 2 3` are not.
+fn looks_like_libsvm(line: &[u8]) -> bool {
+    let data = &line[..line.iter().position(|&b| b == b'#').unwrap_or(line.len())];
+    if data.iter().any(|b| matches!(b, b'\t' | b',' | b';')) {
+        return false;
+    }
+    let mut tokens = data
         .split(u8::is_ascii_whitespace)
         .filter(|t| !t.is_empty());
-    let first = tokens.next().unwrap_or_default();
+    let Some(first) = tokens.next() else {
+        return false;
+    };
     let is_pair = |t: &[u8]| match t.iter().position(|&b| b == b':') {
         Some(p) => {
             let (idx, val) = (&t[..p], &t[p + 1..]);
@@ -87,17 +112,11 @@ fn sniff_line(line: &[u8]) -> Format {
         None => false,
     };
     let rest: Vec<&[u8]> = tokens.collect();
-    let libsvm = if first.contains(&b':') {
-        is_pair(first) && rest.iter().all(|t| is_pair(t))
+    let with_colon = rest.iter().filter(|t| t.contains(&b':')).count();
+    if first.contains(&b':') {
+        is_pair(first) && 2 * with_colon >= rest.len()
     } else {
-        !rest.is_empty() && rest.iter().all(|t| is_pair(t))
-    };
-    if libsvm {
-        Format::Libsvm
-    } else if line.contains(&b'\t') {
-        Format::Tsv
-    } else {
-        Format::Csv
+        with_colon >= 1 && 2 * with_colon >= rest.len()
     }
 }
 
@@ -115,6 +134,14 @@ mod tests {
         assert_eq!(sniff_line(b"1,2,3"), Format::Csv);
         assert_eq!(sniff_line(b"a;b;c"), Format::Csv);
         assert_eq!(sniff_line(b"note: 1:2"), Format::Csv);
+        // comments, and malformed lines the LIBSVM reader should report
+        assert_eq!(sniff_line(b"+1 1:0.5 3:2 # from run 4"), Format::Libsvm);
+        assert_eq!(sniff_line(b"1 -3:0.5 2:1"), Format::Libsvm);
+        assert_eq!(sniff_line(b"1 1:0.5 30.2 4:1"), Format::Libsvm);
+        assert_eq!(sniff_line(b"1 1:0.5 3:"), Format::Libsvm);
+        assert_eq!(sniff_line(b"1 2 3"), Format::Csv);
+        assert_eq!(sniff_line(b"a:1,b:2"), Format::Csv);
+        assert_eq!(sniff_line(b"ham\tsee you at 10:30"), Format::Tsv);
     }
 
     #[test]
@@ -137,6 +164,38 @@ mod tests {
         assert!(e.contains("empty.t") && e.contains("empty"), "{e}");
         let e = guess_format(&p("absent")).unwrap_err().to_string();
         assert!(e.contains("absent"), "{e}");
+    }
+
+    #[test]
+    fn malformed_libsvm_lines_get_libsvm_errors_naming_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = [
+            ("neg.svm", "1 1:0.5\n1 -3:0.5 2:1\n", "neg.svm:2:3:"),
+            (
+                "colon.svm",
+                "# made by hand\n1 1:0.5 30.2 4:1\n",
+                "colon.svm:2:9:",
+            ),
+            ("first.t", "1 -3:0.5 2:1 # negative\n", "first.t:1:3:"),
+        ];
+        for (name, text, place) in cases {
+            let path = dir.path().join(name);
+            fs::write(&path, text).unwrap();
+            assert_eq!(guess_format(&path).unwrap(), Format::Libsvm, "{name}");
+            let e = read(&path, &ReadOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(place) && !e.contains("label column"),
+                "{name}: {e}"
+            );
+        }
+        let path = dir.path().join("commented.svm");
+        fs::write(&path, "+1 1:0.5 3:2 # first\n-1 2:1 # second\n").unwrap();
+        assert_eq!(
+            read(&path, &ReadOptions::default()).unwrap().input.n_rows(),
+            2
+        );
     }
 
     #[test]

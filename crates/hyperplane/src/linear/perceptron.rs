@@ -252,7 +252,8 @@ pub fn pla_update_bound(
             let margin = yi * (m.dot_row(i, w_f) + b_f);
             if margin <= 0.0 || margin.is_nan() {
                 return Err(Error::data(format!(
-                    "(w_f, b_f) does not separate the data: y (w_f.x + b_f) = {margin} at row {i}"
+                    "(w_f, b_f) does not separate the data: y (w_f.x + b_f) = {margin} at row {}",
+                    i + 1
                 )));
             }
             min_margin = min_margin.min(margin);

@@ -425,12 +425,12 @@ mod tests {
         let e = accuracy(&[0, 1], &[0, 1], Some(&[1.0])).unwrap_err();
         assert!(e.to_string().contains("sample weights has 1"), "{e}");
         let e = accuracy(&[0, 1], &[0, 1], Some(&[1.0, -1.0])).unwrap_err();
-        assert!(e.to_string().contains("row 1"), "{e}");
+        assert!(e.to_string().contains("row 2"), "{e}");
         let e = accuracy(&[0, 1], &[0, 1], Some(&[0.0, 0.0])).unwrap_err();
         assert!(e.to_string().contains("sum to zero"), "{e}");
         let e = ConfusionMatrix::from_labels(&[0, 1], &[0, 5], 2).unwrap_err();
         assert!(
-            e.to_string().contains("y_pred has class index 5 at row 1"),
+            e.to_string().contains("y_pred has class index 5 at row 2"),
             "{e}"
         );
         let cm = ConfusionMatrix::from_labels(&[0, 1], &[0, 1], 2).unwrap();

@@ -50,7 +50,8 @@ impl CostMatrix {
                 "cost matrix",
                 format!("{rows:?}"),
                 format!(
-                    "must be square: {n} rows but row {t} has {} entries",
+                    "must be square: {n} rows but row {} has {} entries",
+                    t + 1,
                     row.len()
                 ),
             ));
@@ -173,7 +174,7 @@ mod tests {
     #[test]
     fn bad_matrices_and_inputs_are_rejected() {
         let e = CostMatrix::new(vec![vec![0.0, 1.0], vec![1.0]]).unwrap_err();
-        assert!(e.to_string().contains("row 1 has 1 entries"), "{e}");
+        assert!(e.to_string().contains("row 2 has 1 entries"), "{e}");
         let e = CostMatrix::new(vec![]).unwrap_err();
         assert!(matches!(e, Error::InvalidParameter { .. }));
         let e = CostMatrix::new(vec![vec![0.0, -1.0], vec![1.0, 0.0]]).unwrap_err();
@@ -187,6 +188,6 @@ mod tests {
             "{e}"
         );
         let e = cost_weighted_error(&[0, 2], &[0, 1], &c).unwrap_err();
-        assert!(e.to_string().contains("class index 2 at row 1"), "{e}");
+        assert!(e.to_string().contains("class index 2 at row 2"), "{e}");
     }
 }

@@ -70,8 +70,9 @@ fn check_lengths(a_name: &str, a_len: usize, b_name: &str, b_len: usize) -> Resu
 fn check_classes(what: &str, y: &[usize], n_classes: usize) -> Result<()> {
     match y.iter().position(|&c| c >= n_classes) {
         Some(row) => Err(Error::data(format!(
-            "{what} has class index {} at row {row} but there are only {n_classes} classes",
-            y[row]
+            "{what} has class index {} at row {} but there are only {n_classes} classes",
+            y[row],
+            row + 1
         ))),
         None => Ok(()),
     }
@@ -86,8 +87,9 @@ fn check_weights(weights: Option<&[f64]>, n: usize) -> Result<f64> {
     check_lengths("sample weights", w.len(), "y_true", n)?;
     if let Some(row) = w.iter().position(|v| !v.is_finite() || *v < 0.0) {
         return Err(Error::data(format!(
-            "sample weight {} at row {row} must be finite and non-negative",
-            w[row]
+            "sample weight {} at row {} must be finite and non-negative",
+            w[row],
+            row + 1
         )));
     }
     let total: f64 = w.iter().sum();

@@ -35,13 +35,15 @@ pub fn log_loss(y_true: &[usize], proba: ArrayView2<f64>, weights: Option<&[f64]
             .find(|(_, v)| !(0.0..=1.0).contains(*v))
         {
             return Err(Error::data(format!(
-                "proba has {v} at row {row}, class {class}: probabilities lie in [0, 1]"
+                "proba has {v} at row {}, class {class}: probabilities lie in [0, 1]",
+                row + 1
             )));
         }
         let sum = p.sum();
         if (sum - 1.0).abs() > ROW_SUM_TOLERANCE {
             return Err(Error::data(format!(
-                "proba row {row} sums to {sum}, not 1: pass probabilities, one column per class"
+                "proba row {} sums to {sum}, not 1: pass probabilities, one column per class",
+                row + 1
             )));
         }
     }
@@ -200,7 +202,7 @@ mod tests {
         let e = log_loss(&[0], array![[1.5, -0.5]].view(), None).unwrap_err();
         assert!(e.to_string().contains("[0, 1]"), "{e}");
         let e = log_loss(&[0, 0], array![[0.5, 0.5], [0.3, 0.3]].view(), None).unwrap_err();
-        assert!(e.to_string().contains("row 1 sums to 0.6"), "{e}");
+        assert!(e.to_string().contains("row 2 sums to 0.6"), "{e}");
     }
 
     #[test]

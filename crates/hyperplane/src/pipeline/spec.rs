@@ -588,8 +588,9 @@ pub(super) fn regression_targets(labels: &[Label]) -> Result<Array2<f64>> {
                 .filter(|v| v.is_finite())
                 .ok_or_else(|| {
                     Error::data(format!(
-                    "a regressor needs a number as the target of every row; row {row} has `{t}`"
-                ))
+                        "a regressor needs a number as the target of every row; row {} has `{t}`",
+                        row + 1
+                    ))
                 })?,
         };
     }

@@ -159,7 +159,10 @@ fn check_counts(x: &CsrMatrix, what: &str) -> Result<()> {
             }
             return Err(Error::Unsupported {
                 model: "TfidfTransformer".into(),
-                what: format!("the negative value {v} at row {i}, feature {j} (it needs counts)"),
+                what: format!(
+                    "the negative value {v} at row {}, feature {j} (it needs counts)",
+                    i + 1
+                ),
             });
         }
     }
@@ -343,7 +346,7 @@ mod tests {
         ));
         let negative = CsrMatrix::from_rows(3, &[vec![(1, -1.0)]]).unwrap();
         let err = fitted.transform(&negative).unwrap_err().to_string();
-        assert!(err.contains("row 0, feature 1"), "{err}");
+        assert!(err.contains("row 1, feature 1"), "{err}");
         let nan = CsrMatrix::from_rows(3, &[vec![(2, f64::NAN)]]).unwrap();
         assert!(matches!(
             TfidfTransformer::new().fit(&nan),

@@ -203,7 +203,8 @@ pub(crate) fn check_weights(weights: Option<&[f64]>, n_rows: usize) -> Result<()
         .find(|(_, v)| !v.is_finite() || **v < 0.0)
     {
         return Err(Error::data(format!(
-            "sample weight {v} at row {row} must be finite and non-negative"
+            "sample weight {v} at row {} must be finite and non-negative",
+            row + 1
         )));
     }
     if w.iter().sum::<f64>() <= 0.0 {
