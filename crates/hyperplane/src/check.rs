@@ -437,10 +437,9 @@ fn sparse_equals_dense(s: &Subject, _: bool) -> Check {
 /// int32 / int64 index slices with f64 / f32 values) give the model fitted on owned data,
 /// to the bit, and predict the same through views.
 fn borrowed_equals_owned(s: &Subject, _: bool) -> Check {
-    let (x, y) = counts(1, 90);
+    let (x, _) = counts(1, 90); // the rows of `data`
     let (n, d) = x.dim();
-    let owned_dense = labelled(storage(x.clone(), false), &y, &names())?;
-    let owned_sparse = labelled(storage(x.clone(), true), &y, &names())?;
+    let (owned_dense, owned_sparse) = (data(false)?, data(true)?);
     let (dense_model, sparse_model) = (fit_ok(s, &owned_dense)?, fit_ok(s, &owned_sparse)?);
     let column_major = Array2::from_shape_vec((n, d).f(), x.t().iter().copied().collect())
         .map_err(|e| e.to_string())?;

@@ -14,7 +14,6 @@ use std::fmt::Debug;
 
 use crate::data::matrix::{sparse_kernels, CsrMatrix, Features, RowAccess};
 use crate::error::{Error, Result};
-use sealed::{Index as _, Value as _};
 
 pub(crate) mod sealed {
     /// A stored column index (or row pointer) as the kernels read it.
@@ -36,15 +35,6 @@ pub(crate) mod sealed {
         }
         fn checked(self) -> Option<usize> {
             Some(self as usize)
-        }
-    }
-    impl Index for usize {
-        #[inline(always)]
-        fn get(self) -> usize {
-            self
-        }
-        fn checked(self) -> Option<usize> {
-            Some(self)
         }
     }
     macro_rules! signed {
@@ -183,11 +173,6 @@ impl<'a, I: CsrIndex, V: CsrValue> CsrView<'a, I, V> {
         let (a, b) = (self.indptr[i].get(), self.indptr[i + 1].get());
         (&self.indices[a..b], &self.data[a..b])
     }
-
-    /// The stored values.
-    pub fn data(&self) -> &'a [V] {
-        self.data
-    }
 }
 
 // SAFETY: `CsrView::new` checked every stored index `< n_cols`.
@@ -264,26 +249,12 @@ impl CsrRef<'_> {
 
     /// The first stored value with `bad(v)`, as `(row, column, value)`.
     pub(crate) fn find_stored(&self, bad: impl Fn(f64) -> bool) -> Option<(usize, usize, f64)> {
-        each_view!(self, |v| {
-            (0..v.n_rows()).find_map(|i| {
-                let (idx, val) = v.row(i);
-                idx.iter()
-                    .zip(val)
-                    .map(|(j, x)| (j.get(), x.get()))
-                    .find(|(_, x)| bad(*x))
-                    .map(|(j, x)| (i, j, x))
-            })
-        })
+        each_view!(self, |v| sparse_kernels::find_stored(v, bad))
     }
 
     /// The rows `rows` (in that order, repeats allowed) as an owned matrix of `f64`.
     pub fn select_rows(&self, rows: &[usize]) -> CsrMatrix {
-        let mut b = crate::data::CsrBuilder::new(self.n_cols());
-        each_view!(self, |v| for &i in rows {
-            let (idx, val) = v.row(i);
-            b.push_sorted_row(idx.iter().zip(val).map(|(j, x)| (j.get(), x.get())));
-        });
-        b.finish()
+        each_view!(self, |v| sparse_kernels::select_rows(v, rows))
     }
 
     /// An owned copy (the same entries, values as `f64`).

@@ -209,12 +209,7 @@ impl CsrMatrix {
 
     /// The rows `rows` (in that order, repeats allowed) as a new matrix.
     pub fn select_rows(&self, rows: &[usize]) -> Self {
-        let mut b = CsrBuilder::new(self.n_cols);
-        for &i in rows {
-            let (idx, val) = self.row(i);
-            b.push_sorted_row(idx.iter().zip(val).map(|(&j, &v)| (j as usize, v)));
-        }
-        b.finish()
+        sparse_kernels::select_rows(self, rows)
     }
 
     /// Overwrites `out` with the first rows of `order` (in that order) that hold at most
@@ -347,6 +342,28 @@ pub(crate) mod sparse_kernels {
         fn cols(&self) -> usize;
         fn stored_row(&self, i: usize) -> (&[Self::Index], &[Self::Value]);
         fn row_pointers(&self) -> &[Self::Pointer];
+    }
+
+    /// The first stored value with `bad(v)`, as `(row, column, value)`.
+    pub fn find_stored(m: &impl Csr, bad: impl Fn(f64) -> bool) -> Option<(usize, usize, f64)> {
+        (0..m.rows()).find_map(|i| {
+            let (idx, val) = m.stored_row(i);
+            idx.iter()
+                .zip(val)
+                .map(|(j, v)| (j.get(), v.get()))
+                .find(|(_, v)| bad(*v))
+                .map(|(j, v)| (i, j, v))
+        })
+    }
+
+    /// The rows `rows` (in that order, repeats allowed) as an owned matrix of `f64`.
+    pub fn select_rows(m: &impl Csr, rows: &[usize]) -> super::CsrMatrix {
+        let mut b = super::CsrBuilder::new(m.cols());
+        for &i in rows {
+            let (idx, val) = m.stored_row(i);
+            b.push_sorted_row(idx.iter().zip(val).map(|(j, v)| (j.get(), v.get())));
+        }
+        b.finish()
     }
 
     impl<M: Csr> RowAccess for M {
@@ -729,13 +746,7 @@ impl<'a> Features<'a> {
                 .indexed_iter()
                 .find(|(_, v)| !v.is_finite())
                 .map(|((i, j), v)| (i, j, *v)),
-            Features::Sparse(s) => (0..s.n_rows()).find_map(|i| {
-                let (idx, val) = s.row(i);
-                idx.iter()
-                    .zip(val)
-                    .find(|(_, v)| !v.is_finite())
-                    .map(|(&j, &v)| (i, j as usize, v))
-            }),
+            Features::Sparse(s) => sparse_kernels::find_stored(s, |v| !v.is_finite()),
             Features::SparseView(s) => s.find_stored(|v| !v.is_finite()),
         };
         match bad {
