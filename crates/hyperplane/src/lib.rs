@@ -166,6 +166,7 @@ pub mod pipeline;
 pub mod plot;
 pub mod rng;
 pub mod select;
+pub mod svm;
 pub mod text;
 pub mod theory;
 pub mod threads;

@@ -359,6 +359,7 @@ pub(crate) mod sparse_kernels {
     /// The rows `rows` (in that order, repeats allowed) as an owned matrix of `f64`.
     pub fn select_rows(m: &impl Csr, rows: &[usize]) -> super::CsrMatrix {
         let mut b = super::CsrBuilder::new(m.cols());
+        b.reserve(rows.iter().map(|&i| m.stored_row(i).0.len()).sum());
         for &i in rows {
             let (idx, val) = m.stored_row(i);
             b.push_sorted_row(idx.iter().zip(val).map(|(j, v)| (j.get(), v.get())));

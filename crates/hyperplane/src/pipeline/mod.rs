@@ -52,6 +52,7 @@ const FAMILIES: &[Family] = &[
     bayes::FAMILY,
     crate::linear::CLASSIFIER_FAMILY,
     crate::linear::REGRESSOR_FAMILY,
+    crate::svm::FAMILY,
 ];
 
 /// Every model kind, family by family.

@@ -1,0 +1,219 @@
+//! Support vector machines: maximum-margin classifiers and regressors with kernels,
+//! trained on their duals by SMO (the LIBSVM family).
+//!
+//! A linear classifier `sign(w.x + b)` has functional margin `y_i (w.x_i + b)` at each
+//! point and geometric margin `y_i (w.x_i + b) / ||w||`. The soft-margin SVM maximises the
+//! geometric margin while paying `C` per unit of violation:
+//!
+//! ```text
+//! min 1/2 ||w||^2 + C sum_i xi_i   s.t.  y_i (w.phi(x_i) + b) >= 1 - xi_i,  xi_i >= 0
+//! ```
+//!
+//! Its dual depends on the data only through inner products, so any kernel
+//! `K(u, v) = phi(u).phi(v)` replaces them (see [`kernel`]); the solution is a sum over
+//! the support vectors, the rows with `a_i > 0`:
+//! `f(x) = sum_i y_i a_i K(x_i, x) - rho`.
+//!
+//! | kind | scikit-learn | LIBSVM | what it solves |
+//! |---|---|---|---|
+//! | `svc` | `SVC` | `-s 0` | C-SVC, one-vs-one over the classes ([`Svc`]) |
+//! | `nu-svc` | `NuSVC` | `-s 1` | nu-SVC ([`NuSvc`]) |
+//! | `svr` | `SVR` | `-s 3` | epsilon-SVR ([`Svr`]) |
+//! | `nu-svr` | `NuSVR` | `-s 4` | nu-SVR ([`NuSvr`]) |
+//!
+//! Every kind shares [`Dual`]: the kernel (`kernel`, `gamma`, `degree`, `coef0`) and the
+//! solver (`tol`, `shrinking`, `cache_mb`, `max_iter`). The files follow LIBSVM's split:
+//! [`kernel`] (the functions and columns of `Q`), `cache` (the column cache), `smo` (the
+//! solver), [`model`] (the fitted [`SvmModel`]), `svc` and `svr` (each kind's dual).
+//!
+//! Differences from LIBSVM, by design: the model lists the classes sorted (LIBSVM in the
+//! order first seen; each pair is still solved in LIBSVM's orientation, see `svc`);
+//! `gamma` defaults to scikit-learn's `scale` (`gamma=auto` is LIBSVM's `1 / n_features`);
+//! rows of weight 0 are left out of the duals (as scikit-learn does).
+//!
+//! When not to use a kernel SVM: with many rows (training grows between `n^2` and `n^3`)
+//! and many features, a linear model is as accurate and far faster.
+
+mod cache;
+mod dual;
+pub mod kernel;
+pub mod model;
+mod smo;
+mod svc;
+mod svr;
+
+pub use dual::Dual;
+pub use kernel::{Gamma, Kernel, KernelKind};
+pub use model::{DualSummary, SupportVectors, SvmModel, SvmType};
+pub use svc::{NuSvc, Svc};
+pub use svr::{NuSvr, Svr};
+
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+use crate::estimator::{
+    boxed_learner, read_model, Classifier, Family, Fit, FittedModel, KindInfo, Learn, Regressor,
+};
+use crate::param::{Composite, Params};
+
+/// The SVM family, as the registry lists it.
+pub const FAMILY: Family = Family {
+    kinds: KINDS,
+    learner: |kind| boxed_learner(Svm::from_kind, kind),
+    model_tag: "Svm",
+    read_model: read_model::<SvmModel>,
+};
+
+/// The SVM kinds, in the order of the [`Svm`] variants.
+pub const KINDS: &[KindInfo] = &[
+    KindInfo::classifier(
+        Svc::KIND,
+        GROUP,
+        "C-SVC: soft-margin kernel SVM by SMO (LIBSVM), one-vs-one over classes",
+    ),
+    KindInfo::classifier(
+        NuSvc::KIND,
+        GROUP,
+        "nu-SVC: kernel SVM whose nu bounds the fraction of margin errors",
+    ),
+    KindInfo::regressor(
+        Svr::KIND,
+        GROUP,
+        "epsilon-SVR: kernel regression, errors inside an epsilon tube are free",
+    ),
+    KindInfo::regressor(
+        NuSvr::KIND,
+        GROUP,
+        "nu-SVR: kernel regression whose nu sets the tube's width",
+    ),
+];
+
+const GROUP: &str = "support vector machines";
+
+/// Any kernel SVM learner, chosen by kind name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Svm {
+    Svc(Svc),
+    NuSvc(NuSvc),
+    Svr(Svr),
+    NuSvr(NuSvr),
+}
+
+macro_rules! each {
+    ($e:expr, |$p:ident| $body:expr) => {
+        match $e {
+            Svm::Svc($p) => $body,
+            Svm::NuSvc($p) => $body,
+            Svm::Svr($p) => $body,
+            Svm::NuSvr($p) => $body,
+        }
+    };
+}
+
+impl Svm {
+    /// The learner of kind `kind` with default params.
+    pub fn from_kind(kind: &str) -> Result<Self> {
+        Ok(match kind {
+            Svc::KIND => Svm::Svc(Svc::default()),
+            NuSvc::KIND => Svm::NuSvc(NuSvc::default()),
+            Svr::KIND => Svm::Svr(Svr::default()),
+            NuSvr::KIND => Svm::NuSvr(NuSvr::default()),
+            _ => {
+                let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+                return Err(Error::param(
+                    "model",
+                    kind,
+                    format!("valid kinds: {}", names.join(", ")),
+                ));
+            }
+        })
+    }
+}
+
+impl Composite for Svm {
+    fn component(&self) -> String {
+        self.info().name.to_string()
+    }
+    fn parts(&self) -> Vec<&dyn Params> {
+        vec![each!(self, |p| p as &dyn Params)]
+    }
+    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
+        vec![each!(self, |p| p as &mut dyn Params)]
+    }
+}
+
+impl Fit for Svm {
+    type Model = SvmModel;
+    fn fit(&self, data: &Dataset) -> Result<SvmModel> {
+        each!(self, |p| p.fit(data))
+    }
+}
+
+impl Learn for Svm {
+    fn info(&self) -> &'static KindInfo {
+        &KINDS[match self {
+            Svm::Svc(_) => 0,
+            Svm::NuSvc(_) => 1,
+            Svm::Svr(_) => 2,
+            Svm::NuSvr(_) => 3,
+        }]
+    }
+    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
+        Ok(Box::new(self.fit(data)?))
+    }
+    /// The sigmoid kernel is not positive semi-definite: its dual is not convex, and the
+    /// solution SMO reaches depends on the order it meets the rows in.
+    fn depends_on_row_order(&self) -> bool {
+        each!(self, |p| p.dual.kernel == KernelKind::Sigmoid)
+    }
+}
+
+impl FittedModel for SvmModel {
+    fn tag(&self) -> &'static str {
+        FAMILY.model_tag
+    }
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        (!self.classes.is_empty()).then_some(self as &dyn Classifier)
+    }
+    fn as_regressor(&self) -> Option<&dyn Regressor> {
+        self.classes.is_empty().then_some(self as &dyn Regressor)
+    }
+    fn details(&self) -> Vec<(String, String)> {
+        let k = &self.kernel;
+        let kernel = match k.kind {
+            KernelKind::Linear => "linear".to_string(),
+            KernelKind::Poly => format!(
+                "poly (gamma {}, coef0 {}, degree {})",
+                k.gamma, k.coef0, k.degree
+            ),
+            KernelKind::Rbf => format!("rbf (gamma {})", k.gamma),
+            KernelKind::Sigmoid => format!("sigmoid (gamma {}, coef0 {})", k.gamma, k.coef0),
+        };
+        let mut lines = vec![
+            ("kernel".to_string(), kernel),
+            (
+                "support vectors".to_string(),
+                if self.classes.is_empty() {
+                    self.support.len().to_string()
+                } else {
+                    let per: Vec<String> = self.n_support.iter().map(|n| n.to_string()).collect();
+                    format!("{} ({} per class)", self.support.len(), per.join(" / "))
+                },
+            ),
+        ];
+        for d in &self.duals {
+            let what = match d.classes {
+                Some((a, b)) => format!("dual {} vs {}", self.classes[a], self.classes[b]),
+                None => "dual".to_string(),
+            };
+            let mut text = format!(
+                "objective {:.6}, rho {:.6}, {} support vectors ({} at the bound), {} iterations",
+                d.objective, d.rho, d.n_support, d.n_bounded_support, d.iterations
+            );
+            if let Some(w) = &d.warning {
+                text.push_str(&format!("; {w}"));
+            }
+            lines.push((what, text));
+        }
+        lines
+    }
+}

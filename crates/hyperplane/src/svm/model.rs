@@ -1,0 +1,302 @@
+//! The fitted kernel SVM: support vectors stored once, their dual coefficients in LIBSVM's
+//! layout, and one `rho` per pair of classes.
+//!
+//! ```text
+//! f_ab(x) = sum_{s in SV_a} coef[b-1][s] K(x_s, x) + sum_{s in SV_b} coef[a][s] K(x_s, x) - rho_ab
+//! ```
+//!
+//! for classes `a < b` (the support vectors grouped by class; `f_ab > 0` votes for `a`,
+//! LIBSVM's convention); a regressor has one row of coefficients and
+//! `f(x) = sum_s coef[s] K(x_s, x) - rho`. The kernel values of a test row are computed once
+//! and shared by every pair.
+
+use ndarray::{Array2, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use rayon::prelude::*;
+
+use super::kernel::{kernel_row, Kernel};
+use crate::data::{CsrMatrix, Features, Label, RowAccess};
+use crate::error::{Error, Result};
+use crate::estimator::{Classifier, Regressor};
+use crate::optim::ConvergenceWarning;
+use crate::with_rows;
+
+/// Rows per parallel task at prediction.
+const PREDICT_BLOCK: usize = 64;
+
+/// Which dual the model solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SvmType {
+    /// C-SVC: `min 1/2 ||w||^2 + sum_i C_i xi_i`.
+    CSvc,
+    /// nu-SVC: `nu` bounds the fraction of margin errors and support vectors.
+    NuSvc,
+    /// epsilon-SVR: errors below `epsilon` cost nothing.
+    EpsilonSvr,
+    /// nu-SVR: `epsilon` chosen so that `nu` bounds the fraction outside the tube.
+    NuSvr,
+}
+
+/// The support vectors, dense (row-major) or CSR as the training rows were.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SupportVectors {
+    Dense {
+        n_rows: usize,
+        n_cols: usize,
+        values: Vec<f64>,
+    },
+    Sparse(CsrMatrix),
+}
+
+impl SupportVectors {
+    /// The rows `rows` of `x`, in the storage of `x`.
+    pub fn select(x: &Features, rows: &[usize]) -> Self {
+        match x {
+            Features::Dense(a) => {
+                let mut values = Vec::with_capacity(rows.len() * a.ncols());
+                for &i in rows {
+                    values.extend(a.row(i).iter());
+                }
+                SupportVectors::Dense {
+                    n_rows: rows.len(),
+                    n_cols: a.ncols(),
+                    values,
+                }
+            }
+            sparse => match sparse.select_rows(rows) {
+                Features::Sparse(m) => SupportVectors::Sparse(m),
+                other => SupportVectors::Sparse(other.to_sparse()),
+            },
+        }
+    }
+
+    /// The number of support vectors.
+    pub fn len(&self) -> usize {
+        match self {
+            SupportVectors::Dense { n_rows, .. } => *n_rows,
+            SupportVectors::Sparse(m) => m.indptr().len() - 1,
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// What the solve of one dual found (one pair of classes, or the regression).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DualSummary {
+    /// The classes `(a, b)` of the pair (indices into the classes; `a` is the `+1` side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classes: Option<(usize, usize)>,
+    /// The dual objective at the solution (LIBSVM's `obj`).
+    pub objective: f64,
+    /// The offset: `f(x) = sum coef K - rho`.
+    pub rho: f64,
+    /// Support vectors (`a_t > 0`).
+    pub n_support: usize,
+    /// Support vectors at the upper bound (`a_t = C_t`).
+    pub n_bounded_support: usize,
+    /// SMO steps.
+    pub iterations: usize,
+    /// Why the stopping rule was not met; `None` when it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<ConvergenceWarning>,
+}
+
+/// A fitted kernel SVM (classifier or regressor).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SvmModel {
+    pub svm_type: SvmType,
+    pub kernel: Kernel,
+    /// The classes, sorted (empty for a regressor).
+    pub classes: Vec<Label>,
+    pub n_features: usize,
+    /// The training row of each support vector (scikit-learn's `support_`).
+    pub support: Vec<usize>,
+    pub support_vectors: SupportVectors,
+    /// Support vectors per class, in class order (a regressor: one count).
+    pub n_support: Vec<usize>,
+    /// `(classes - 1) x n_sv` coefficients `y_t a_t` in LIBSVM's layout (a regressor: one
+    /// row of `a_t - a*_t`).
+    pub dual_coef: Vec<Vec<f64>>,
+    /// One per pair `(0, 1), (0, 2), ..., (1, 2), ...` (a regressor: one).
+    pub duals: Vec<DualSummary>,
+}
+
+impl SvmModel {
+    /// `out[i * width + p] = f_p(x_i)` for every row `i` of `x` and dual `p`, `width` the
+    /// number of duals. Rows in parallel blocks; each row's kernel values against the
+    /// support vectors are computed once, into a buffer of `n_sv` values per thread.
+    fn fill_decisions<A: RowAccess, B: RowAccess>(&self, x: &A, sv: &B, out: &mut [f64]) {
+        let width = self.duals.len();
+        let (d, n_sv) = (x.n_cols(), sv.n_rows());
+        let sv_norms = self.kernel.norms(sv);
+        let starts = self.starts();
+        out.par_chunks_mut((PREDICT_BLOCK * width).max(1))
+            .enumerate()
+            .for_each_init(
+                || (vec![0.0; d], vec![0.0; n_sv]),
+                |(dense, k), (block, chunk)| {
+                    for (r, values) in chunk.chunks_mut(width).enumerate() {
+                        let t = block * PREDICT_BLOCK + r;
+                        kernel_row(&self.kernel, x, t, sv, &sv_norms, dense, k);
+                        self.pair_values(k, &starts, values);
+                    }
+                },
+            );
+    }
+
+    /// Every dual's value from one row's kernel values `k`.
+    fn pair_values(&self, k: &[f64], starts: &[usize], out: &mut [f64]) {
+        for (p, (d, o)) in self.duals.iter().zip(out).enumerate() {
+            *o = match d.classes {
+                None => dot(&self.dual_coef[p], k),
+                Some((a, b)) => {
+                    let (sa, sb) = (starts[a], starts[b]);
+                    let ra = sa..sa + self.n_support[a];
+                    let rb = sb..sb + self.n_support[b];
+                    dot(&self.dual_coef[b - 1][ra.clone()], &k[ra])
+                        + dot(&self.dual_coef[a][rb.clone()], &k[rb])
+                }
+            } - d.rho;
+        }
+    }
+
+    /// The first support vector of each class.
+    fn starts(&self) -> Vec<usize> {
+        let mut starts = Vec::with_capacity(self.n_support.len());
+        let mut s = 0;
+        for &n in &self.n_support {
+            starts.push(s);
+            s += n;
+        }
+        starts
+    }
+
+    /// LIBSVM's decision values: one column per pair `(a, b)`, `a < b`, in the order
+    /// `(0, 1), (0, 2), ..., (1, 2), ...`; positive votes for `a`. A regressor: its
+    /// prediction.
+    pub fn decision_values_ovo(&self, x: &Features) -> Result<Array2<f64>> {
+        x.check_predict_input(self.n_features)?;
+        let width = self.duals.len();
+        let mut out = vec![0.0; x.n_rows() * width];
+        match &self.support_vectors {
+            SupportVectors::Dense {
+                n_rows,
+                n_cols,
+                values,
+            } => {
+                let sv = ArrayView2::from_shape((*n_rows, *n_cols), values)
+                    .map_err(|e| Error::data(format!("support vectors: {e}")))?;
+                with_rows!(x, |a| self.fill_decisions(a, &sv, &mut out))
+            }
+            SupportVectors::Sparse(sv) => with_rows!(x, |a| self.fill_decisions(a, sv, &mut out)),
+        }
+        Array2::from_shape_vec((x.n_rows(), width), out).map_err(|e| Error::data(e.to_string()))
+    }
+
+    /// One vote per pair (ties in a pair go to `b`, as in LIBSVM); the class with most
+    /// votes, the first on ties.
+    fn votes(&self, ovo: &Array2<f64>) -> Vec<usize> {
+        let k = self.classes.len();
+        ovo.rows()
+            .into_iter()
+            .map(|row| {
+                let mut votes = vec![0usize; k];
+                for (d, value) in self.duals.iter().zip(row) {
+                    if let Some((a, b)) = d.classes {
+                        votes[if *value > 0.0 { a } else { b }] += 1;
+                    }
+                }
+                let best = votes.iter().copied().max().unwrap_or(0);
+                votes.iter().position(|&v| v == best).unwrap_or(0)
+            })
+            .collect()
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+impl Classifier for SvmModel {
+    fn classes(&self) -> &[Label] {
+        &self.classes
+    }
+    fn n_features(&self) -> usize {
+        self.n_features
+    }
+    /// Two classes: `(-f, f)` with `f = -f_01` (positive for `classes[1]`, scikit-learn's
+    /// sign). More: scikit-learn's `ovr` shape, `votes_k + c_k / (3 (|c_k| + 1))` with
+    /// `c_k` the sum of the pair values towards `k`, so the largest is the class voted
+    /// for (ties between vote counts broken by confidence).
+    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
+        let k = self.classes.len();
+        if k == 1 {
+            x.check_predict_input(self.n_features)?;
+            return Ok(Array2::zeros((x.n_rows(), 1)));
+        }
+        let ovo = self.decision_values_ovo(x)?;
+        if k == 2 {
+            return Ok(Array2::from_shape_fn((x.n_rows(), 2), |(i, c)| {
+                if c == 0 {
+                    ovo[[i, 0]]
+                } else {
+                    -ovo[[i, 0]]
+                }
+            }));
+        }
+        let mut out = Array2::zeros((x.n_rows(), k));
+        for (i, row) in ovo.rows().into_iter().enumerate() {
+            let mut votes = vec![0.0; k];
+            let mut confidence = vec![0.0; k];
+            for (d, &value) in self.duals.iter().zip(row) {
+                if let Some((a, b)) = d.classes {
+                    votes[if value > 0.0 { a } else { b }] += 1.0;
+                    confidence[a] += value;
+                    confidence[b] -= value;
+                }
+            }
+            for c in 0..k {
+                out[[i, c]] = votes[c] + confidence[c] / (3.0 * (confidence[c].abs() + 1.0));
+            }
+        }
+        Ok(out)
+    }
+    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
+        if self.classes.len() == 1 {
+            x.check_predict_input(self.n_features)?;
+            return Ok(Array2::zeros((x.n_rows(), 1)));
+        }
+        Err(Error::Unsupported {
+            model: "svc".into(),
+            what: "probabilities (its scores are distances to the margin; use decision_function)"
+                .into(),
+        })
+    }
+    /// LIBSVM's vote over the pairs.
+    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
+        if self.classes.len() == 1 {
+            x.check_predict_input(self.n_features)?;
+            return Ok(vec![0; x.n_rows()]);
+        }
+        Ok(self.votes(&self.decision_values_ovo(x)?))
+    }
+}
+
+impl Regressor for SvmModel {
+    fn n_features(&self) -> usize {
+        self.n_features
+    }
+    fn n_outputs(&self) -> usize {
+        1
+    }
+    fn predict(&self, x: &Features) -> Result<Array2<f64>> {
+        self.decision_values_ovo(x)
+    }
+}
