@@ -11,6 +11,7 @@ use crate::linear::{
 use crate::multiclass::OneVsRest;
 use crate::optim::Convergence;
 use crate::persist;
+use crate::svm::{DualSummary, SvmModel};
 use crate::text::{DocumentFiles, FittedVectorizer};
 use crate::threads::Threads;
 use crate::transform::{FittedTabularEncoder, FittedTransform};
@@ -303,6 +304,32 @@ pub struct Summary {
     /// What the model's family shows about it beyond the fields above, as `(what, value)`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<(String, String)>,
+    /// A kernel SVM's duals: one (two classes, or a regressor) or one per pair of classes
+    /// in LIBSVM's order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub svm: Option<SvmSummary>,
+    /// A kernel SVM classifier's support vectors per class.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_support: Option<Vec<usize>>,
+}
+
+/// The duals of a kernel SVM, as `inspect --json` shows them.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum SvmSummary {
+    /// Two classes, or a regressor: its one dual.
+    One(DualSummary),
+    /// More classes: one dual per pair `(0, 1), (0, 2), ..., (1, 2), ...`.
+    Pairs(Vec<DualSummary>),
+}
+
+impl SvmSummary {
+    fn of(m: &SvmModel) -> Self {
+        match m.duals.as_slice() {
+            [one] => SvmSummary::One(one.clone()),
+            pairs => SvmSummary::Pairs(pairs.to_vec()),
+        }
+    }
 }
 
 /// A least-squares model, as `inspect` shows it (first output).
@@ -390,6 +417,12 @@ impl Pipeline {
                 .map(|(name, m)| LinearSummary::new(name, m))
                 .collect(),
             details: self.model.details(),
+            svm: self.model.downcast_ref::<SvmModel>().map(SvmSummary::of),
+            n_support: self
+                .model
+                .downcast_ref::<SvmModel>()
+                .filter(|m| !m.classes.is_empty())
+                .map(|m| m.n_support.clone()),
             regression: self.model.downcast_ref::<LinearRegressionModel>().map(|m| {
                 RegressionSummary {
                     intercept: m.intercept()[0],

@@ -1,0 +1,98 @@
+//! Kernel SVMs from the command line: training on LIBSVM's own example, what `inspect`
+//! shows of the duals, and multiclass one-vs-one.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{json_of, ok, s, train, write};
+
+/// LIBSVM's example file, vendored with the library's tests.
+fn heart_scale() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../hyperplane/tests/data/heart_scale")
+}
+
+#[test]
+fn svc_with_libsvms_defaults_reports_libsvms_dual_on_heart_scale() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("svc.json");
+    let out = train(&heart_scale(), "svc", &["gamma=auto"], &model);
+    // svm-train heart_scale: 86.67% training accuracy
+    assert!(out.contains("training accuracy 0.8667"), "{out}");
+    let text = ok(&["inspect", "--model", s(&model)]);
+    assert!(
+        text.contains("rbf (gamma 0.07692307692307693)")
+            && text.contains("132 (68 / 64 per class)")
+            && text.contains("objective -100.877288"),
+        "{text}"
+    );
+    let v = json_of(&["inspect", "--model", s(&model), "--json"]);
+    let dual = &v["svm"];
+    // svm-train: obj = -100.877288, rho = 0.424462 (for its +1 class; ours is the pair
+    // (-1, +1), so the sign flips), nSV = 132, nBSV = 107, #iter = 162
+    assert!(
+        (dual["objective"].as_f64().unwrap() + 100.877288).abs() < 1e-6,
+        "{v}"
+    );
+    assert!(
+        (dual["rho"].as_f64().unwrap() + 0.424462).abs() < 1e-5,
+        "{v}"
+    );
+    assert_eq!(dual["n_support"], 132);
+    assert_eq!(dual["n_bounded_support"], 107);
+    assert_eq!(dual["iterations"], 162);
+    assert_eq!(v["n_support"], serde_json::json!([68, 64]));
+}
+
+#[test]
+fn multiclass_svc_lists_one_dual_per_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("x,y,label\n");
+    for i in 0..12 {
+        let e = (i % 4) as f64 * 0.3;
+        text.push_str(&format!("{e},{e},a\n"));
+        text.push_str(&format!("{},{e},b\n", 4.0 + e));
+        text.push_str(&format!("{e},{},c\n", 4.0 + e));
+    }
+    let data = write(dir.path(), "three.csv", &text);
+    let model = dir.path().join("svc.json");
+    let out = train(&data, "svc", &["kernel=linear"], &model);
+    assert!(out.contains("training accuracy 1.0000"), "{out}");
+    let v = json_of(&["inspect", "--model", s(&model), "--json"]);
+    let pairs = v["svm"].as_array().unwrap();
+    assert_eq!(pairs.len(), 3);
+    for (p, (a, b)) in pairs.iter().zip([(0, 1), (0, 2), (1, 2)]) {
+        assert_eq!(p["classes"], serde_json::json!([a, b]));
+        assert!(p["objective"].as_f64().unwrap() < 0.0, "{p}");
+    }
+    assert_eq!(v["n_support"].as_array().unwrap().len(), 3);
+    let predicted = ok(&["predict", "--model", s(&model), "--data", s(&data)]);
+    assert_eq!(
+        predicted.lines().filter(|l| *l == "b").count(),
+        12,
+        "{predicted}"
+    );
+}
+
+#[test]
+fn svr_fits_real_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("x,y\n");
+    for i in 0..40 {
+        let x = i as f64 / 10.0;
+        text.push_str(&format!("{x},{}\n", 2.0 * x + 1.0));
+    }
+    let data = write(dir.path(), "line.csv", &text);
+    let model = dir.path().join("svr.json");
+    train(
+        &data,
+        "svr",
+        &["kernel=linear", "c=100", "epsilon=0.01"],
+        &model,
+    );
+    let v = json_of(&["inspect", "--model", s(&model), "--json"]);
+    assert!(v["svm"]["n_support"].as_u64().unwrap() >= 2, "{v}");
+    let out = ok(&["predict", "--model", s(&model), "--data", s(&data)]);
+    let first: f64 = out.lines().next().unwrap().parse().unwrap();
+    assert!((first - 1.0).abs() < 0.02, "{out}");
+}
