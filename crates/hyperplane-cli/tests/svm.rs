@@ -96,3 +96,63 @@ fn svr_fits_real_targets() {
     let first: f64 = out.lines().next().unwrap().parse().unwrap();
     assert!((first - 1.0).abs() < 0.02, "{out}");
 }
+
+#[test]
+fn the_maximum_margin_classifier_finds_the_widest_margin_or_says_there_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    // the closest points of the two sides are (0, 0) and (3, 0): gamma = 1.5
+    let text = "x,y,label\n0,0,neg\n-1,2,neg\n-2,-1,neg\n3,0,pos\n3,5,pos\n5,-3,pos\n3,-4,pos\n";
+    let data = write(dir.path(), "sep.csv", text);
+    let model = dir.path().join("hm.json");
+    let out = train(&data, "hard-margin-svm", &[], &model);
+    assert!(out.contains("training accuracy 1.0000"), "{out}");
+    let v = json_of(&[
+        "inspect",
+        "--model",
+        s(&model),
+        "--data",
+        s(&data),
+        "--json",
+    ]);
+    let m = &v["margins"][0];
+    assert!(
+        (m["min_geometric"].as_f64().unwrap() - 1.5).abs() < 1e-9,
+        "{v}"
+    );
+    assert!(
+        (m["min_functional"].as_f64().unwrap() - 1.0).abs() < 1e-9,
+        "{v}"
+    );
+    let svg = dir.path().join("hm.svg");
+    let text = ok(&[
+        "plot",
+        "boundary",
+        "--model",
+        s(&model),
+        "--data",
+        s(&data),
+        "--out",
+        s(&svg),
+    ]);
+    assert!(text.contains("margins at ±1 dashed"), "{text}");
+    // XOR: no separating line
+    let xor = write(
+        dir.path(),
+        "xor.csv",
+        "x,y,label\n0,0,a\n1,1,a\n0,1,b\n1,0,b\n",
+    );
+    let bad = dir.path().join("xor.json");
+    let e = common::fails(&[
+        "train",
+        "--data",
+        s(&xor),
+        "--model",
+        "hard-margin-svm",
+        "--out",
+        s(&bad),
+    ]);
+    assert!(
+        e.contains("not linearly separable") && e.contains("svc"),
+        "{e}"
+    );
+}

@@ -2,8 +2,8 @@
 //! any learner.
 //!
 //! [`check_classifier`] and [`check_regressor`] fit the learner on small synthetic data
-//! (counts `0..=4`, valid input for every family), dense and sparse, and return a
-//! [`Report`] with one [`CheckResult`] per check and storage. The test suite runs them on
+//! (counts `0..=5`, valid input for every family, its classes linearly separable), dense
+//! and sparse, and return a [`Report`] with one [`CheckResult`] per check and storage. The test suite runs them on
 //! every registered kind and on every choice of its choice parameters (solvers, losses,
 //! orders); the Python package will run the same checks.
 //!
@@ -151,7 +151,9 @@ impl Subject<'_> {
     }
 }
 
-/// 6 features of counts 0..=4; three classes that shift the count distribution.
+/// 6 features of counts 0..=5; three classes that shift the count distribution: class `c`
+/// draws features `2c` and `2c + 1` from 3..=5, the others from 0..=2 (so any two groups
+/// of classes are linearly separable, as the maximum-margin classifier needs).
 fn counts(seed: u64, n: usize) -> (Array2<f64>, Vec<usize>) {
     let mut rng = Rng::new(seed);
     let mut x = Array2::zeros((n, 6));
@@ -159,7 +161,7 @@ fn counts(seed: u64, n: usize) -> (Array2<f64>, Vec<usize>) {
     for i in 0..n {
         let c = i % 3;
         for j in 0..6 {
-            let boost = if j / 2 == c { 2 } else { 0 };
+            let boost = if j / 2 == c { 3 } else { 0 };
             x[[i, j]] = (rng.below(3) + boost) as f64;
         }
         y.push(c);

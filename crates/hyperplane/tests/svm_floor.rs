@@ -3,7 +3,7 @@
 //! optimality conditions of the dual at the returned solution.
 
 use hyperplane::data::split::StratifiedKFold;
-use hyperplane::svm::{KernelKind, Svc, SvmModel};
+use hyperplane::svm::{Dual, KernelKind, Svc, SvmModel};
 use hyperplane::transform::StandardScaler;
 use hyperplane::{Classifier, Dataset, Fit, Label};
 use ndarray::Array2;
@@ -33,9 +33,12 @@ fn cv_accuracy(data: &Dataset, svc: &Svc) -> f64 {
     for (train, test) in &folds {
         let (tr, te) = (data.select_rows(train), data.select_rows(test));
         let scaler = StandardScaler::new().fit(tr.x()).unwrap();
-        let scaled =
-            Dataset::from_encoded(scaler.transform(tr.x()).unwrap(), tr.targets().to_vec(), tr.classes().to_vec())
-                .unwrap();
+        let scaled = Dataset::from_encoded(
+            scaler.transform(tr.x()).unwrap(),
+            tr.targets().to_vec(),
+            tr.classes().to_vec(),
+        )
+        .unwrap();
         let model = svc.fit(&scaled).unwrap();
         let predicted = model
             .predict_index(&scaler.transform(te.x()).unwrap())
@@ -75,7 +78,7 @@ fn kkt_violation(model: &SvmModel, data: &Dataset, c: f64) -> f64 {
     for i in 0..data.n_samples() {
         let y = if data.targets()[i] == 0 { 1.0 } else { -1.0 };
         let m = y * f[[i, 0]]; // the functional margin
-        // a = 0: m >= 1; 0 < a < C: m = 1; a = C: m <= 1
+                               // a = 0: m >= 1; 0 < a < C: m = 1; a = C: m <= 1
         let v = if alpha[i] == 0.0 {
             (1.0 - m).max(0.0)
         } else if alpha[i] < c {
@@ -100,10 +103,15 @@ fn the_solution_meets_the_optimality_conditions_within_tol() {
     .unwrap();
     for kernel in [KernelKind::Linear, KernelKind::Rbf, KernelKind::Poly] {
         for tol in [1e-3, 1e-6] {
-            let mut svc = Svc::default();
-            svc.c = 2.0;
-            svc.dual.kernel = kernel;
-            svc.dual.tol = tol;
+            let svc = Svc {
+                c: 2.0,
+                dual: Dual {
+                    kernel,
+                    tol,
+                    ..Dual::default()
+                },
+                ..Svc::default()
+            };
             let model = svc.fit(&data).unwrap();
             // sum_i y_i a_i = 0
             let sum: f64 = model.dual_coef[0].iter().sum();
@@ -113,5 +121,72 @@ fn the_solution_meets_the_optimality_conditions_within_tol() {
             let v = kkt_violation(&model, &data, 2.0);
             assert!(v < tol + 1e-5, "{kernel} tol {tol}: KKT violated by {v}");
         }
+    }
+}
+
+/// Iris setosa against versicolor: linearly separable.
+fn setosa_versicolor() -> Dataset<'static> {
+    let text = std::fs::read_to_string(format!("{DIR}/tests/data/iris.csv")).unwrap();
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .filter(|r: &Vec<f64>| r[4] < 2.0)
+        .collect();
+    let x = Array2::from_shape_fn((rows.len(), 4), |(i, j)| rows[i][j]);
+    let y: Vec<Label> = rows.iter().map(|r| Label::Int(r[4] as i64)).collect();
+    Dataset::new(x.into(), &y).unwrap()
+}
+
+#[test]
+fn the_maximum_margin_is_at_least_every_other_separators_and_svc_with_a_huge_c_finds_it() {
+    use hyperplane::linear::{margins, LinearModel, LogisticRegression, Perceptron};
+    use hyperplane::svm::HardMargin;
+    let data = setosa_versicolor();
+    let gamma = |m: &LinearModel| margins(m, data.x(), data.targets()).unwrap().min_geometric;
+    let hard = HardMargin::default().fit(&data).unwrap();
+    let best = gamma(&hard);
+    // every row on the margin or beyond: functional margins >= 1, equality at the SVs
+    let m = margins(&hard, data.x(), data.targets()).unwrap();
+    assert!(
+        (m.min_functional - 1.0).abs() < 1e-9,
+        "{}",
+        m.min_functional
+    );
+    assert!((best - 1.0 / m.weight_norm).abs() < 1e-9 * best);
+    let pla = Perceptron::default().fit(&data).unwrap();
+    let logistic = LogisticRegression::default().c(1e4).fit(&data).unwrap();
+    for (what, other) in [("PLA", &pla), ("logistic regression", &logistic)] {
+        let g = gamma(other);
+        assert!(g > 0.0, "{what} separates the rows");
+        assert!(best >= g, "{what}'s margin {g} beats the maximum {best}");
+    }
+    // the soft margin with C above every a_i is the hard margin
+    let svc = Svc {
+        c: 1e6,
+        dual: Dual {
+            kernel: KernelKind::Linear,
+            tol: 1e-9,
+            ..Dual::default()
+        },
+        ..Svc::default()
+    };
+    let soft = svc.fit(&data).unwrap();
+    let x = data.x().to_dense();
+    let mut w = [0.0; 4];
+    for (s, &row) in soft.support.iter().enumerate() {
+        for j in 0..4 {
+            // the pair (0, 1): class 0 is +1, so w here scores class 0
+            w[j] -= soft.dual_coef[0][s] * x[[row, j]];
+        }
+    }
+    let norm = w.iter().map(|v| v * v).sum::<f64>().sqrt();
+    assert!(
+        ((1.0 / norm) - best).abs() < 1e-6 * best,
+        "svc: {} vs {best}",
+        1.0 / norm
+    );
+    for (a, b) in w.iter().zip(hard.weights(0).iter()) {
+        assert!((a - b).abs() < 1e-6 * norm, "{w:?} vs {}", hard.weights(0));
     }
 }

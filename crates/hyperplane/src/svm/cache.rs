@@ -1,16 +1,35 @@
 //! The kernel column cache: the least recently used columns of `Q` within a memory
 //! budget (`cache_mb`), never the `n x n` matrix.
 //!
-//! Columns are kept in `f32` (half the memory; LIBSVM keeps `float` too) and indexed by
+//! Columns are kept in `f32` by default (half the memory; LIBSVM keeps `float` too; the
+//! hard-margin SVM keeps `f64`, see [`Entry`]) and indexed by
 //! position in the solver's working order. A column may hold only its first `len` entries
 //! (the active positions when it was computed); asking for more extends it. When the
 //! solver swaps two positions (shrinking), every cached column swaps the two entries, or
 //! is dropped when it holds only one of them.
 
+/// The type of a cached entry of `Q`.
+pub(crate) trait Entry: Copy + Default + Into<f64> + Send + Sync {
+    /// The value, rounded to this type.
+    fn from_f64(v: f64) -> Self;
+}
+
+impl Entry for f32 {
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+}
+
+impl Entry for f64 {
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+}
+
 /// A least-recently-used cache of `Q`'s columns.
-pub(crate) struct ColumnCache {
+pub(crate) struct ColumnCache<T> {
     /// The column at each position (empty: not cached).
-    columns: Vec<Vec<f32>>,
+    columns: Vec<Vec<T>>,
     /// When each position's column was last used.
     used: Vec<u64>,
     /// The positions whose columns are cached.
@@ -22,11 +41,11 @@ pub(crate) struct ColumnCache {
     clock: u64,
 }
 
-impl ColumnCache {
+impl<T: Entry> ColumnCache<T> {
     /// A cache of `n` columns of up to `n` entries within `bytes` (at least two full
     /// columns, which one step of the solver needs at once).
     pub fn new(n: usize, bytes: usize) -> Self {
-        let entries = bytes / std::mem::size_of::<f32>();
+        let entries = bytes / std::mem::size_of::<T>();
         ColumnCache {
             columns: vec![Vec::new(); n],
             used: vec![0; n],
@@ -39,7 +58,7 @@ impl ColumnCache {
 
     /// The first `len` entries of column `i`; `fill(start, tail)` computes entries
     /// `start..len` when the cache holds fewer.
-    pub fn get(&mut self, i: usize, len: usize, fill: impl FnOnce(usize, &mut [f32])) -> &[f32] {
+    pub fn get(&mut self, i: usize, len: usize, fill: impl FnOnce(usize, &mut [T])) -> &[T] {
         self.clock += 1;
         self.used[i] = self.clock;
         let have = self.columns[i].len();
@@ -54,7 +73,7 @@ impl ColumnCache {
                 self.cached.push(i);
             }
             let column = &mut self.columns[i];
-            column.resize(len, 0.0);
+            column.resize(len, T::default());
             fill(have, &mut column[have..]);
         }
         &self.columns[i][..len]
@@ -62,7 +81,7 @@ impl ColumnCache {
 
     /// Column `i` as cached (its first `len` entries, which the caller has just had
     /// [`ColumnCache::get`] fill).
-    pub fn peek(&self, i: usize, len: usize) -> &[f32] {
+    pub fn peek(&self, i: usize, len: usize) -> &[T] {
         &self.columns[i][..len]
     }
 
@@ -136,9 +155,9 @@ mod tests {
     fn columns_are_computed_once_extended_and_evicted_least_recent_first() {
         let perm: Vec<usize> = (0..5).collect();
         // room for 12 entries: two full columns and a bit
-        let mut cache = ColumnCache::new(5, 12 * 4);
+        let mut cache = ColumnCache::<f32>::new(5, 12 * 4);
         let calls = std::cell::Cell::new(0);
-        let get = |cache: &mut ColumnCache, i: usize, len: usize| {
+        let get = |cache: &mut ColumnCache<f32>, i: usize, len: usize| {
             cache
                 .get(i, len, |s, o| {
                     calls.set(calls.get() + 1);
@@ -164,7 +183,7 @@ mod tests {
     #[test]
     fn swapping_positions_keeps_every_cached_entry_right() {
         let mut perm: Vec<usize> = (0..6).collect();
-        let mut cache = ColumnCache::new(6, 1 << 20);
+        let mut cache = ColumnCache::<f32>::new(6, 1 << 20);
         for (i, len) in [(0, 6), (1, 2), (4, 6), (5, 4)] {
             cache.get(i, len, column_of(&perm, i));
         }

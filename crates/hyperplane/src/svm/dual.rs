@@ -1,6 +1,7 @@
 //! What every kernel SVM shares: the kernel and solver parameters ([`Dual`]) and one
 //! solve of a dual over some rows of the training matrix.
 
+use super::cache::Entry;
 use super::kernel::{Gamma, Kernel, KernelKind, KernelQ, KernelRows};
 use super::smo::{self, Problem, Settings, Solution};
 use crate::data::{Dataset, RowAccess};
@@ -79,8 +80,8 @@ impl Dual {
     }
 
     /// Solves the dual `problem` over positions `index` (rows of the kernel matrix) with
-    /// signs `sign` (`Q_st = sign_s sign_t K_st`).
-    pub(crate) fn solve<M: RowAccess>(
+    /// signs `sign` (`Q_st = sign_s sign_t K_st`), kernel columns cached as `T`.
+    pub(crate) fn solve<M: RowAccess, T: Entry>(
         &self,
         rows: KernelRows<'_, M>,
         index: Vec<usize>,
@@ -90,7 +91,7 @@ impl Dual {
     ) -> Solution {
         let l = index.len();
         let bytes = (self.cache_mb * (1u64 << 20) as f64) as usize;
-        let mut q = KernelQ::new(rows, index, sign, bytes);
+        let mut q = KernelQ::<M, T>::new(rows, index, sign, bytes);
         smo::solve(
             &mut q,
             problem,

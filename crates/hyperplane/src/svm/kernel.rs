@@ -17,7 +17,7 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::cache::ColumnCache;
+use super::cache::{ColumnCache, Entry};
 use super::smo::QMatrix;
 use crate::data::{Features, RowAccess};
 use crate::error::{Error, Result};
@@ -205,18 +205,18 @@ impl<'m, M: RowAccess> KernelRows<'m, M> {
 
     /// `out[k] = f(k, K(x_a, x_{rows[k]}))`, with `dense` a zeroed scratch buffer of
     /// `n_cols` values (left zeroed).
-    pub fn column(
+    pub fn column<T: Entry>(
         &self,
         a: usize,
         rows: &[usize],
         dense: &mut [f64],
-        out: &mut [f32],
-        f: impl Fn(usize, f64) -> f32 + Sync,
+        out: &mut [T],
+        f: impl Fn(usize, f64) -> T + Sync,
     ) {
         self.m.for_each_in_row(a, |j, v| dense[j] = v);
         let na = self.norm(a);
         let x: &[f64] = dense;
-        let fill = |start: usize, out: &mut [f32]| {
+        let fill = |start: usize, out: &mut [T]| {
             for (k, o) in out.iter_mut().enumerate() {
                 let b = rows[start + k];
                 *o = f(
@@ -264,17 +264,17 @@ pub(crate) fn kernel_row<A: RowAccess, B: RowAccess>(
 /// The `Q` of a kernel dual, `Q_st = sign_s sign_t K(x_{row_s}, x_{row_t})`, by columns
 /// through the [`ColumnCache`]: C-SVC (`sign = y`), one-class (`sign = 1`) and SVR (each
 /// row twice, signs `+1` and `-1`).
-pub(crate) struct KernelQ<'m, M> {
+pub(crate) struct KernelQ<'m, M, T> {
     rows: KernelRows<'m, M>,
     /// The data row and the sign of each position.
     index: Vec<usize>,
     sign: Vec<f64>,
     diag: Vec<f64>,
-    cache: ColumnCache,
+    cache: ColumnCache<T>,
     dense: Vec<f64>,
 }
 
-impl<'m, M: RowAccess> KernelQ<'m, M> {
+impl<'m, M: RowAccess, T: Entry> KernelQ<'m, M, T> {
     /// `Q` over positions `(row, sign)`, caching within `cache_bytes`.
     pub fn new(
         rows: KernelRows<'m, M>,
@@ -306,24 +306,25 @@ impl<'m, M: RowAccess> KernelQ<'m, M> {
         cache.get(i, len, |start, out| {
             let sign = &sign[start..len];
             rows.column(index[i], &index[start..len], dense, out, |k, v| {
-                (si * sign[k] * v) as f32
+                T::from_f64(si * sign[k] * v)
             })
         });
     }
 }
 
-impl<M: RowAccess> QMatrix for KernelQ<'_, M> {
+impl<M: RowAccess, T: Entry> QMatrix for KernelQ<'_, M, T> {
+    type Entry = T;
     fn size(&self) -> usize {
         self.index.len()
     }
     fn diagonal(&self) -> Vec<f64> {
         self.diag.clone()
     }
-    fn column(&mut self, i: usize, len: usize) -> &[f32] {
+    fn column(&mut self, i: usize, len: usize) -> &[T] {
         self.fill(i, len);
         self.cache.peek(i, len)
     }
-    fn columns(&mut self, i: usize, j: usize, len: usize) -> (&[f32], &[f32]) {
+    fn columns(&mut self, i: usize, j: usize, len: usize) -> (&[T], &[T]) {
         self.fill(i, len);
         self.fill(j, len);
         (self.cache.peek(i, len), self.cache.peek(j, len))

@@ -16,6 +16,7 @@
 //!
 //! | kind | scikit-learn | LIBSVM | what it solves |
 //! |---|---|---|---|
+//! | `hard-margin-svm` | `SVC(kernel="linear", C=inf)` | | the maximum-margin classifier ([`HardMargin`]) |
 //! | `svc` | `SVC` | `-s 0` | C-SVC, one-vs-one over the classes ([`Svc`]) |
 //! | `nu-svc` | `NuSVC` | `-s 1` | nu-SVC ([`NuSvc`]) |
 //! | `svr` | `SVR` | `-s 3` | epsilon-SVR ([`Svr`]) |
@@ -36,6 +37,7 @@
 
 mod cache;
 mod dual;
+mod hard_margin;
 pub mod kernel;
 pub mod model;
 mod smo;
@@ -43,6 +45,7 @@ mod svc;
 mod svr;
 
 pub use dual::Dual;
+pub use hard_margin::HardMargin;
 pub use kernel::{Gamma, Kernel, KernelKind};
 pub use model::{DualSummary, SupportVectors, SvmModel, SvmType};
 pub use svc::{NuSvc, Svc};
@@ -65,6 +68,11 @@ pub const FAMILY: Family = Family {
 
 /// The SVM kinds, in the order of the [`Svm`] variants.
 pub const KINDS: &[KindInfo] = &[
+    KindInfo::binary(
+        HardMargin::KIND,
+        GROUP,
+        "the maximum-margin classifier: widest separating hyperplane, an error if none separates",
+    ),
     KindInfo::classifier(
         Svc::KIND,
         GROUP,
@@ -92,6 +100,7 @@ const GROUP: &str = "support vector machines";
 /// Any kernel SVM learner, chosen by kind name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Svm {
+    HardMargin(HardMargin),
     Svc(Svc),
     NuSvc(NuSvc),
     Svr(Svr),
@@ -101,6 +110,7 @@ pub enum Svm {
 macro_rules! each {
     ($e:expr, |$p:ident| $body:expr) => {
         match $e {
+            Svm::HardMargin($p) => $body,
             Svm::Svc($p) => $body,
             Svm::NuSvc($p) => $body,
             Svm::Svr($p) => $body,
@@ -113,6 +123,7 @@ impl Svm {
     /// The learner of kind `kind` with default params.
     pub fn from_kind(kind: &str) -> Result<Self> {
         Ok(match kind {
+            HardMargin::KIND => Svm::HardMargin(HardMargin::default()),
             Svc::KIND => Svm::Svc(Svc::default()),
             NuSvc::KIND => Svm::NuSvc(NuSvc::default()),
             Svr::KIND => Svm::Svr(Svr::default()),
@@ -141,29 +152,36 @@ impl Composite for Svm {
     }
 }
 
-impl Fit for Svm {
-    type Model = SvmModel;
-    fn fit(&self, data: &Dataset) -> Result<SvmModel> {
-        each!(self, |p| p.fit(data))
-    }
-}
-
 impl Learn for Svm {
     fn info(&self) -> &'static KindInfo {
         &KINDS[match self {
-            Svm::Svc(_) => 0,
-            Svm::NuSvc(_) => 1,
-            Svm::Svr(_) => 2,
-            Svm::NuSvr(_) => 3,
+            Svm::HardMargin(_) => 0,
+            Svm::Svc(_) => 1,
+            Svm::NuSvc(_) => 2,
+            Svm::Svr(_) => 3,
+            Svm::NuSvr(_) => 4,
         }]
     }
     fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
-        Ok(Box::new(self.fit(data)?))
+        Ok(match self {
+            Svm::HardMargin(p) => Box::new(p.fit(data)?),
+            Svm::Svc(p) => Box::new(p.fit(data)?),
+            Svm::NuSvc(p) => Box::new(p.fit(data)?),
+            Svm::Svr(p) => Box::new(p.fit(data)?),
+            Svm::NuSvr(p) => Box::new(p.fit(data)?),
+        })
     }
     /// The sigmoid kernel is not positive semi-definite: its dual is not convex, and the
     /// solution SMO reaches depends on the order it meets the rows in.
     fn depends_on_row_order(&self) -> bool {
-        each!(self, |p| p.dual.kernel == KernelKind::Sigmoid)
+        let dual = match self {
+            Svm::HardMargin(_) => return false,
+            Svm::Svc(p) => &p.dual,
+            Svm::NuSvc(p) => &p.dual,
+            Svm::Svr(p) => &p.dual,
+            Svm::NuSvr(p) => &p.dual,
+        };
+        dual.kernel == KernelKind::Sigmoid
     }
 }
 

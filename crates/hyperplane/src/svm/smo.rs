@@ -26,16 +26,20 @@
 //!   the bounded ones allow; the decision value is `sum_t y_t a_t K(x_t, x) - rho`.
 //! - Objective: `f(a) = 1/2 sum_t a_t (G_t + p_t)`.
 
+use super::cache::Entry;
+
 /// The matrix `Q` of the dual, by columns, in the solver's working order of positions.
 pub(crate) trait QMatrix {
+    /// The type of its entries (`f32` or `f64`).
+    type Entry: Entry;
     /// `l`, the number of variables.
     fn size(&self) -> usize;
     /// `Q_tt` for every position.
     fn diagonal(&self) -> Vec<f64>;
     /// The first `len` entries of column `i`.
-    fn column(&mut self, i: usize, len: usize) -> &[f32];
+    fn column(&mut self, i: usize, len: usize) -> &[Self::Entry];
     /// Columns `i` and `j` at once (the two of a step).
-    fn columns(&mut self, i: usize, j: usize, len: usize) -> (&[f32], &[f32]);
+    fn columns(&mut self, i: usize, j: usize, len: usize) -> (&[Self::Entry], &[Self::Entry]);
     /// Swaps positions `i` and `j`.
     fn swap(&mut self, i: usize, j: usize);
 }
@@ -167,12 +171,12 @@ impl<Q: QMatrix> Smo<'_, Q> {
             let col = self.q.column(t, l);
             let a = self.alpha[t];
             for (g, &q) in self.g.iter_mut().zip(col) {
-                *g += a * q as f64;
+                *g += a * q.into();
             }
             if self.status[t] == Bound::Upper {
                 let c = self.c[t];
                 for (gb, &q) in self.g_bar.iter_mut().zip(col) {
-                    *gb += c * q as f64;
+                    *gb += c * q.into();
                 }
             }
         }
@@ -273,7 +277,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
             gmax2 = gmax2.max(v);
             let grad_diff = gmax + v;
             if grad_diff > 0.0 {
-                let quad = self.qd[i] + self.qd[t] - 2.0 * yi * self.y[t] * qit as f64;
+                let quad = self.qd[i] + self.qd[t] - 2.0 * yi * self.y[t] * qit.into();
                 let gain = Self::gain(grad_diff, quad);
                 if gain <= best_gain {
                     best_gain = gain;
@@ -303,7 +307,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
                 in_ = Some(t);
             }
         }
-        let (qp, qn): (&[f32], &[f32]) = match (ip, in_) {
+        let (qp, qn): (&[Q::Entry], &[Q::Entry]) = match (ip, in_) {
             (Some(a), Some(b)) => self.q.columns(a, b, n),
             (Some(a), None) => (self.q.column(a, n), &[]),
             (None, Some(b)) => (&[], self.q.column(b, n)),
@@ -321,7 +325,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
                 let Some(a) = ip else { continue };
                 (
                     gmaxp + self.g[t],
-                    self.qd[a] + self.qd[t] - 2.0 * qp[t] as f64,
+                    self.qd[a] + self.qd[t] - 2.0 * qp[t].into(),
                 )
             } else {
                 if self.status[t] == Bound::Upper {
@@ -331,7 +335,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
                 let Some(b) = in_ else { continue };
                 (
                     gmaxn - self.g[t],
-                    self.qd[b] + self.qd[t] - 2.0 * qn[t] as f64,
+                    self.qd[b] + self.qd[t] - 2.0 * qn[t].into(),
                 )
             };
             if grad_diff > 0.0 {
@@ -357,7 +361,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
         let (ci, cj) = (self.c[i], self.c[j]);
         let (old_i, old_j) = (self.alpha[i], self.alpha[j]);
         let (qi, qj) = self.q.columns(i, j, n);
-        let qij = qi[j] as f64;
+        let qij: f64 = qi[j].into();
         let (mut ai, mut aj) = (old_i, old_j);
         if self.y[i] != self.y[j] {
             // a_i - a_j stays constant
@@ -414,7 +418,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
         self.alpha[j] = aj;
         let (di, dj) = (ai - old_i, aj - old_j);
         for (k, g) in self.g[..n].iter_mut().enumerate() {
-            *g += qi[k] as f64 * di + qj[k] as f64 * dj;
+            *g += qi[k].into() * di + qj[k].into() * dj;
         }
         for t in [i, j] {
             let was_upper = self.status[t] == Bound::Upper;
@@ -424,7 +428,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
                 let c = if is_upper { self.c[t] } else { -self.c[t] };
                 let col = self.q.column(t, self.l);
                 for (gb, &q) in self.g_bar.iter_mut().zip(col) {
-                    *gb += c * q as f64;
+                    *gb += c * q.into();
                 }
             }
         }
@@ -447,7 +451,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
                 let col = self.q.column(t, n);
                 let mut sum = 0.0;
                 for &f in &free {
-                    sum += self.alpha[f] * col[f] as f64;
+                    sum += self.alpha[f] * col[f].into();
                 }
                 self.g[t] += sum;
             }
@@ -456,7 +460,7 @@ impl<Q: QMatrix> Smo<'_, Q> {
                 let a = self.alpha[f];
                 let col = self.q.column(f, l);
                 for (g, &q) in self.g[n..].iter_mut().zip(&col[n..]) {
-                    *g += a * q as f64;
+                    *g += a * q.into();
                 }
             }
         }

@@ -281,7 +281,7 @@ fn solve_pair<M: crate::data::RowAccess>(
         }
     };
     let upper = problem.c.clone();
-    let sol = dual.solve(kernel_rows, rows.clone(), y.clone(), problem, nu);
+    let sol = dual.solve::<_, f32>(kernel_rows, rows.clone(), y.clone(), problem, nu);
     // nu: divide by r into the C-SVC form
     let r = if nu { sol.r } else { 1.0 };
     let coef: Vec<f64> = (0..l).map(|t| y[t] * sol.alpha[t] / r).collect();

@@ -178,7 +178,7 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
         alpha,
     };
     let index: Vec<usize> = rows.iter().chain(&rows).copied().collect();
-    let sol = with_rows!(x, |m| dual.solve(
+    let sol = with_rows!(x, |m| dual.solve::<_, f32>(
         KernelRows::new(m, kernel),
         index,
         sign,
