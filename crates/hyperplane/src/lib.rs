@@ -6,8 +6,9 @@
 //! linear models (perceptron and pocket, SGD, logistic and softmax regression, least
 //! squares and ridge, one-vs-all and one-vs-one, the transform `Phi_Q`), the
 //! learning-theory toolkit, plots, and everything around them: readers, text vectorizers,
-//! encoders and discretizers, splits, cross-validation, metrics and model files. Support
-//! vector machines and neural networks come next.
+//! encoders and discretizers, splits, cross-validation, metrics and model files; and the
+//! support vector machines (the maximum-margin classifier, and LIBSVM's kernel C-SVC,
+//! nu-SVC, epsilon- and nu-SVR by SMO). Neural networks come next.
 //!
 //! ## Data flows one way
 //!
@@ -103,6 +104,26 @@
 //! let targets = data.with_values(array![[3.0], [5.0], [-2.5], [-3.0]])?;  // real-valued
 //! let ls = LinearRegression::default().fit(&targets)?;
 //! assert_eq!(ls.predict(data.x())?.dim(), (4, 1));
+//! # Ok::<(), hyperplane::Error>(())
+//! ```
+//!
+//! ## Support vector machines: the widest margin, and kernels
+//!
+//! ```
+//! use hyperplane::svm::{HardMargin, KernelKind, Svc, SvmModel};
+//! use hyperplane::{Classifier, Dataset, Fit, Label};
+//! use ndarray::array;
+//!
+//! let x = array![[0.0, 0.0], [2.0, 2.0], [0.0, 2.0], [2.0, 0.0]];
+//! let y: Vec<Label> = [-1, -1, 1, 1].map(Label::Int).to_vec();   // XOR: no separating line
+//! let data = Dataset::new(x.into(), &y)?;
+//! assert!(HardMargin::default().fit(&data).is_err());           // "not linearly separable"
+//! let mut svc = Svc::default();
+//! svc.c = 10.0;
+//! svc.dual.kernel = KernelKind::Rbf;                             // K(u, v) = exp(-gamma ||u - v||^2)
+//! let model: SvmModel = svc.fit(&data)?;
+//! assert_eq!(model.predict(data.x())?, y);
+//! assert_eq!(model.support.len(), 4);                            // every row on the margin
 //! # Ok::<(), hyperplane::Error>(())
 //! ```
 //!
