@@ -16,6 +16,8 @@ use hyperplane::{Classifier, Dataset, Features, Label, Params};
 use ndarray::Array2;
 use serde_json::Value;
 
+mod common;
+
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 fn fixture(name: &str) -> Value {
@@ -44,20 +46,8 @@ fn heart() -> (Features<'static>, Vec<Label>) {
 
 /// A scikit-learn bundled CSV: features and the class index.
 fn bundled(name: &str) -> (Array2<f64>, Vec<Label>) {
-    let text = std::fs::read_to_string(format!("{DIR}/tests/data/{name}")).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let (n, d): (usize, usize) = (header[0].parse().unwrap(), header[1].parse().unwrap());
-    let mut x = Array2::zeros((n, d));
-    let mut y = Vec::with_capacity(n);
-    for (i, line) in lines.enumerate() {
-        let v: Vec<f64> = line.split(',').map(|t| t.parse().unwrap()).collect();
-        for j in 0..d {
-            x[[i, j]] = v[j];
-        }
-        y.push(Label::Int(v[d] as i64));
-    }
-    (x, y)
+    let data = common::csv(name, 1);
+    (data.x().to_dense(), data.labels())
 }
 
 /// The data set of a LIBSVM case: classes, or the labels as real targets (regression).
@@ -382,4 +372,48 @@ fn svc_matches_scikit_learn_on_its_toy_example_iris_and_breast_cancer() {
             }
         }
     }
+}
+
+/// A change to a model file's body.
+type Edit = fn(&mut Value);
+
+#[test]
+fn an_edited_svm_model_file_is_refused_naming_the_field() {
+    let case = &fixture("svm_libsvm.json")["cases"][12]; // iris_rbf: three pairs
+    assert_eq!(case["name"], "iris_rbf");
+    let data = case_data(case);
+    let model = case_learner(case).fit(&data).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.json");
+    hyperplane::persist::save(&path, "svc", &model).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let file: Value = serde_json::from_str(&text).unwrap();
+    let edits: [(&str, Edit); 5] = [
+        ("dual_coef", |b| {
+            b["dual_coef"][1].as_array_mut().unwrap().pop();
+        }),
+        ("n_support", |b| b["n_support"][0] = 1000.into()),
+        ("duals", |b| {
+            b["duals"].as_array_mut().unwrap().pop();
+        }),
+        ("support_vectors", |b| b["n_features"] = 7.into()),
+        ("gamma", |b| b["kernel"]["gamma"] = (-1.0).into()),
+    ];
+    for (field, edit) in edits {
+        let mut edited = file.clone();
+        let body = edited.pointer_mut("/model/Svm").expect("an Svm body");
+        edit(body);
+        std::fs::write(&path, edited.to_string()).unwrap();
+        let e = hyperplane::persist::load::<Model>(&path)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(field), "{field}: {e}");
+    }
+    // the file as saved loads and predicts the same
+    std::fs::write(&path, &text).unwrap();
+    let (_, back) = hyperplane::persist::load::<Model>(&path).unwrap();
+    assert_eq!(
+        back.predict(data.x()).unwrap(),
+        model.predict(data.x()).unwrap()
+    );
 }

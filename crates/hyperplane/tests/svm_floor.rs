@@ -2,65 +2,27 @@
 //! (scikit-learn's `SVC()` with standard scaling: digits .982, breast_cancer .975), and the
 //! optimality conditions of the dual at the returned solution.
 
-use hyperplane::data::split::StratifiedKFold;
 use hyperplane::svm::{Dual, KernelKind, Svc, SvmModel};
-use hyperplane::transform::StandardScaler;
-use hyperplane::{Classifier, Dataset, Fit, Label};
+use hyperplane::{Dataset, Fit, Label};
 use ndarray::Array2;
+
+mod common;
+
+use common::{csv, cv_accuracy, standardised};
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Rows of comma-separated numbers, the last one the class; `skip` header lines.
-fn csv(name: &str, skip: usize) -> Dataset<'static> {
-    let text = std::fs::read_to_string(format!("{DIR}/tests/data/{name}")).unwrap();
-    let rows: Vec<Vec<f64>> = text
-        .lines()
-        .skip(skip)
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    let d = rows[0].len() - 1;
-    let x = Array2::from_shape_fn((rows.len(), d), |(i, j)| rows[i][j]);
-    let y: Vec<Label> = rows.iter().map(|r| Label::Int(r[d] as i64)).collect();
-    Dataset::new(x.into(), &y).unwrap()
-}
-
-/// Mean accuracy of 10-fold stratified CV of `svc`, standardising within each fold.
-fn cv_accuracy(data: &Dataset, svc: &Svc) -> f64 {
-    let folds = StratifiedKFold { k: 10, seed: 0 }
-        .folds(data.targets())
-        .unwrap();
-    let mut correct = 0;
-    for (train, test) in &folds {
-        let (tr, te) = (data.select_rows(train), data.select_rows(test));
-        let scaler = StandardScaler::new().fit(tr.x()).unwrap();
-        let scaled = Dataset::from_encoded(
-            scaler.transform(tr.x()).unwrap(),
-            tr.targets().to_vec(),
-            tr.classes().to_vec(),
-        )
-        .unwrap();
-        let model = svc.fit(&scaled).unwrap();
-        let predicted = model
-            .predict_index(&scaler.transform(te.x()).unwrap())
-            .unwrap();
-        correct += predicted
-            .iter()
-            .zip(te.targets())
-            .filter(|(a, b)| a == b)
-            .count();
-    }
-    correct as f64 / data.n_samples() as f64
-}
-
 #[test]
 fn svc_on_digits_reaches_the_floor() {
-    let accuracy = cv_accuracy(&csv("digits.csv", 0), &Svc::default());
+    let accuracy = cv_accuracy(&csv("digits.csv", 0), |d| Svc::default().fit(d).unwrap());
     assert!(accuracy >= 0.98, "digits: {accuracy}");
 }
 
 #[test]
 fn svc_on_breast_cancer_reaches_the_floor() {
-    let accuracy = cv_accuracy(&csv("breast_cancer.csv", 1), &Svc::default());
+    let accuracy = cv_accuracy(&csv("breast_cancer.csv", 1), |d| {
+        Svc::default().fit(d).unwrap()
+    });
     assert!(accuracy >= 0.97, "breast_cancer: {accuracy}");
 }
 
@@ -93,14 +55,7 @@ fn kkt_violation(model: &SvmModel, data: &Dataset, c: f64) -> f64 {
 
 #[test]
 fn the_solution_meets_the_optimality_conditions_within_tol() {
-    let data = csv("breast_cancer.csv", 1);
-    let scaler = StandardScaler::new().fit(data.x()).unwrap();
-    let data = Dataset::from_encoded(
-        scaler.transform(data.x()).unwrap(),
-        data.targets().to_vec(),
-        data.classes().to_vec(),
-    )
-    .unwrap();
+    let data = standardised(csv("breast_cancer.csv", 1));
     for kernel in [KernelKind::Linear, KernelKind::Rbf, KernelKind::Poly] {
         for tol in [1e-3, 1e-6] {
             let svc = Svc {

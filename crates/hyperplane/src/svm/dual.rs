@@ -83,7 +83,7 @@ impl Dual {
     /// signs `sign` (`Q_st = sign_s sign_t K_st`), kernel columns cached as `T`.
     pub(crate) fn solve<M: RowAccess, T: Entry>(
         &self,
-        rows: KernelRows<'_, M>,
+        rows: &KernelRows<'_, M>,
         index: Vec<usize>,
         sign: Vec<f64>,
         problem: Problem,

@@ -114,7 +114,7 @@ impl Fit for HardMargin {
             };
             let (w, b, sol) = with_rows!(data.x(), |m| {
                 let sol = dual.solve::<_, f64>(
-                    KernelRows::new(m, kernel),
+                    &KernelRows::new(m, kernel),
                     rows.clone(),
                     y.clone(),
                     problem,

@@ -264,8 +264,8 @@ pub(crate) fn kernel_row<A: RowAccess, B: RowAccess>(
 /// The `Q` of a kernel dual, `Q_st = sign_s sign_t K(x_{row_s}, x_{row_t})`, by columns
 /// through the [`ColumnCache`]: C-SVC (`sign = y`), one-class (`sign = 1`) and SVR (each
 /// row twice, signs `+1` and `-1`).
-pub(crate) struct KernelQ<'m, M, T> {
-    rows: KernelRows<'m, M>,
+pub(crate) struct KernelQ<'r, M, T> {
+    rows: &'r KernelRows<'r, M>,
     /// The data row and the sign of each position.
     index: Vec<usize>,
     sign: Vec<f64>,
@@ -274,10 +274,10 @@ pub(crate) struct KernelQ<'m, M, T> {
     dense: Vec<f64>,
 }
 
-impl<'m, M: RowAccess, T: Entry> KernelQ<'m, M, T> {
+impl<'r, M: RowAccess, T: Entry> KernelQ<'r, M, T> {
     /// `Q` over positions `(row, sign)`, caching within `cache_bytes`.
     pub fn new(
-        rows: KernelRows<'m, M>,
+        rows: &'r KernelRows<'r, M>,
         index: Vec<usize>,
         sign: Vec<f64>,
         cache_bytes: usize,

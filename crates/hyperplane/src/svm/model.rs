@@ -220,6 +220,79 @@ impl SvmModel {
     }
 }
 
+impl SvmModel {
+    /// Checks that the parts of a model read from a file agree (shapes, pairs, finite
+    /// numbers), so predicting with it cannot index out of bounds; the error names the field.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |field: &str, why: String| Err(Error::data(format!("SVM model: {field} {why}")));
+        self.kernel.check()?;
+        let n_sv = self.support.len();
+        let (sv_rows, sv_cols) = match &self.support_vectors {
+            SupportVectors::Dense {
+                n_rows,
+                n_cols,
+                values,
+            } => {
+                if n_rows.checked_mul(*n_cols) != Some(values.len()) {
+                    return bad(
+                        "support_vectors",
+                        format!("hold {} values, not {n_rows} x {n_cols}", values.len()),
+                    );
+                }
+                (*n_rows, *n_cols)
+            }
+            SupportVectors::Sparse(m) => (m.indptr().len() - 1, m.n_cols()),
+        };
+        if sv_rows != n_sv || sv_cols != self.n_features {
+            return bad(
+                "support_vectors",
+                format!(
+                    "are {sv_rows} x {sv_cols}, not {n_sv} (support) x {} (n_features)",
+                    self.n_features
+                ),
+            );
+        }
+        let k = self.classes.len();
+        let (lines, per_class, pairs): (usize, usize, Vec<Option<(usize, usize)>>) = if k == 0 {
+            (1, 1, vec![None])
+        } else {
+            let pairs = (0..k)
+                .flat_map(|a| (a + 1..k).map(move |b| Some((a, b))))
+                .collect();
+            (k - 1, k, pairs)
+        };
+        if self.n_support.len() != per_class || self.n_support.iter().sum::<usize>() != n_sv {
+            return bad(
+                "n_support",
+                format!(
+                    "{:?} does not count {n_sv} support vectors in {per_class} group(s)",
+                    self.n_support
+                ),
+            );
+        }
+        if self.dual_coef.len() != lines || self.dual_coef.iter().any(|c| c.len() != n_sv) {
+            return bad(
+                "dual_coef",
+                format!("must be {lines} rows of {n_sv} coefficients"),
+            );
+        }
+        if self.dual_coef.iter().flatten().any(|c| !c.is_finite()) {
+            return bad("dual_coef", "must be finite".into());
+        }
+        let found: Vec<Option<(usize, usize)>> = self.duals.iter().map(|d| d.classes).collect();
+        if found != pairs {
+            return bad(
+                "duals",
+                format!("must be the pairs {pairs:?}, found {found:?}"),
+            );
+        }
+        if self.duals.iter().any(|d| !d.rho.is_finite()) {
+            return bad("duals", "rho must be finite".into());
+        }
+        Ok(())
+    }
+}
+
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }

@@ -150,6 +150,21 @@ pub(crate) fn solve<Q: QMatrix>(q: &mut Q, problem: Problem, settings: Settings)
     }
 }
 
+/// Keeps `a + b = sum` and brings `a` into `[0, c]` where it left it from above (when
+/// `sum > c`), or `b` up to 0 (otherwise): one side of the clipping of a pair whose sum is
+/// fixed (the other side swaps the roles).
+fn clip_sum(a: &mut f64, b: &mut f64, sum: f64, c: f64) {
+    if sum > c {
+        if *a > c {
+            *a = c;
+            *b = sum - c;
+        }
+    } else if *b < 0.0 {
+        *b = 0.0;
+        *a = sum;
+    }
+}
+
 fn bound(a: f64, c: f64) -> Bound {
     if a >= c {
         Bound::Upper
@@ -395,24 +410,8 @@ impl<Q: QMatrix> Smo<'_, Q> {
             let sum = ai + aj;
             ai -= delta;
             aj += delta;
-            if sum > ci {
-                if ai > ci {
-                    ai = ci;
-                    aj = sum - ci;
-                }
-            } else if aj < 0.0 {
-                aj = 0.0;
-                ai = sum;
-            }
-            if sum > cj {
-                if aj > cj {
-                    aj = cj;
-                    ai = sum - cj;
-                }
-            } else if ai < 0.0 {
-                ai = 0.0;
-                aj = sum;
-            }
+            clip_sum(&mut ai, &mut aj, sum, ci);
+            clip_sum(&mut aj, &mut ai, sum, cj);
         }
         self.alpha[i] = ai;
         self.alpha[j] = aj;

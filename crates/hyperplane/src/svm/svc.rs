@@ -168,6 +168,8 @@ fn fit_pairs(
     };
     let mut solutions = Vec::new();
     with_rows!(x, |m| {
+        // the rows' squared norms (rbf), once for every pair
+        let kernel_rows = KernelRows::new(m, kernel);
         for a in 0..k {
             for b in a + 1..k {
                 // LIBSVM's orientation: the class seen first is the +1 side, its rows first
@@ -192,8 +194,7 @@ fn fit_pairs(
                     })
                     .collect();
                 let w: Vec<f64> = rows.iter().map(|&i| weights[i]).collect();
-                let kernel_rows = KernelRows::new(m, kernel);
-                let mut s = solve_pair(dual, kernel_rows, rows, y, &w, cost, (a, b));
+                let mut s = solve_pair(dual, &kernel_rows, rows, y, &w, cost, (a, b));
                 if first != a {
                     // f_ab = -f_ba
                     s.coef.iter_mut().for_each(|c| *c = -*c);
@@ -239,7 +240,7 @@ fn check_nu_feasible(
 
 fn solve_pair<M: crate::data::RowAccess>(
     dual: &Dual,
-    kernel_rows: KernelRows<'_, M>,
+    kernel_rows: &KernelRows<'_, M>,
     rows: Vec<usize>,
     y: Vec<f64>,
     w: &[f64],

@@ -179,7 +179,7 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
     };
     let index: Vec<usize> = rows.iter().chain(&rows).copied().collect();
     let sol = with_rows!(x, |m| dual.solve::<_, f32>(
-        KernelRows::new(m, kernel),
+        &KernelRows::new(m, kernel),
         index,
         sign,
         problem,
