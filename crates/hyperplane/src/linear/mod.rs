@@ -11,6 +11,7 @@
 //!   `w_n = sample_weight_n * class_weight_{y_n}` ([`row_weights`]).
 
 mod binary;
+mod binary_objective;
 mod cross_entropy;
 pub mod experiment;
 mod family;
