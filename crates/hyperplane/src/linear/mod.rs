@@ -24,6 +24,7 @@ mod pocket;
 mod regression;
 pub mod sgd;
 mod softmax;
+mod svm;
 
 /// The fitted-regressor trait, also at [`crate::Regressor`] (it lives in [`crate::estimator`]).
 pub use crate::estimator::Regressor;
@@ -43,6 +44,7 @@ pub use regression::{
 };
 pub use sgd::{Sgd, SgdState};
 pub use softmax::SoftmaxRegression;
+pub use svm::{LinearSvm, SvmLoss, SvmSolver};
 
 use crate::data::{labels, Dataset, Label};
 use crate::error::{Error, Result};
