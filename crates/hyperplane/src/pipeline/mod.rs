@@ -29,7 +29,9 @@ mod spec;
 mod tune;
 
 pub use evaluate::{Evaluation, RegressionEvaluation};
-pub use fitted::{InputStage, LinearSummary, Pipeline, PlaStart, RegressionSummary, Summary};
+pub use fitted::{
+    Duality, InputStage, LinearSummary, Pipeline, PlaStart, RegressionSummary, Summary,
+};
 pub use spec::{Init, PipelineOptions, PipelineSpec, Scaling, VectorizerKind};
 pub use tune::{Tuning, Validation};
 
