@@ -121,9 +121,9 @@ fn an_unknown_or_doubled_model_body_is_a_clear_error() {
         std::fs::write(&path, content).unwrap();
         Pipeline::load(&path).unwrap_err().to_string()
     };
-    let e = load(text.replace("{\"Linear\":", "{\"Svm\":"));
+    let e = load(text.replace("{\"Linear\":", "{\"Forest\":"));
     assert!(
-        e.contains("unknown model body `Svm`") && e.contains("NaiveBayes"),
+        e.contains("unknown model body `Forest`") && e.contains("NaiveBayes"),
         "{e}"
     );
     let e = load(text.replace("}}},\"n_train\"", "}},\"Linear\":{}},\"n_train\""));
