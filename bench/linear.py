@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""L2 logistic regression side by side: hyperplane, LIBLINEAR and scikit-learn on the same data.
+"""L2 logistic regression and linear SVMs side by side: hyperplane, LIBLINEAR and scikit-learn on the same data.
 
-Usage:  python3 bench/linear.py [--repeats 3] [--only adult,sparse,sgd]
+Usage:  python3 bench/linear.py [--repeats 3] [--only adult,sparse,sgd,svm]
 Needs:  ../shared/peers/setup.sh (scikit-learn 1.9.1, liblinear-train 2.3) and
         ../shared/data/adult/adult_{train,test}.libsvm.
 
@@ -22,7 +22,13 @@ no intercept. For each data set:
 `sgd`: seconds per epoch of Perceptron and SGDClassifier (hinge, log; 5 shuffled epochs,
 no early stopping) against the release example `sgd_bench` on the sparse set, ours on one
 thread and on all threads (the SGD epochs use a second thread to gather the shuffled rows).
-Each of the `--repeats` rounds runs LIBLINEAR, scikit-learn and every hyperplane setting once,
+`svm`: the linear SVM on the sparse set, LIBLINEAR's `-s 1 -c 1` (squared hinge) and
+`-s 3 -c 1` (hinge), dual coordinate descent, default eps 0.1, no bias, against the release
+example `linear_svm_bench` (`linear-svm`, same loss, `bias=none`, one thread: the descent is
+sequential) at the loosest of the tolerances 0.1, 0.07, 0.05, 0.03, 0.01, 0.001 whose primal objective
+`1/2 ||w||^2 + C sum_n xi(y_n w.x_n)` is at most LIBLINEAR's (computed here from its model
+file); ratio: ours wall / LIBLINEAR wall.
+Binaries are looked for under $CARGO_TARGET_DIR (else ROOT/target). Each of the `--repeats` rounds runs LIBLINEAR, scikit-learn and every hyperplane setting once,
 in turn, so the shared machine's slow spells fall on all tools alike; figures are medians over
 the rounds. A first LIBLINEAR and scikit-learn run before the rounds gives the objective and
 the accuracy that the tolerance search aims at.
@@ -44,8 +50,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import ONE_THREAD, PY_ENV, ROOT, median, timed  # noqa: E402
 
 ADULT = os.path.join(ROOT, "..", "shared", "data", "adult")
-BIN = os.path.join(ROOT, "target", "release", "examples", "logistic_bench")
-SGD_BIN = os.path.join(ROOT, "target", "release", "examples", "sgd_bench")
+TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+BIN = os.path.join(TARGET, "release", "examples", "logistic_bench")
+SGD_BIN = os.path.join(TARGET, "release", "examples", "sgd_bench")
+SVM_BIN = os.path.join(TARGET, "release", "examples", "linear_svm_bench")
 EPOCHS = 5
 
 SKLEARN_SGD = r'''
@@ -92,8 +100,9 @@ dump_svmlight_file(X[200_000:], y[200_000:], sys.argv[2], zero_based=False)
 '''
 
 
-def liblinear_objective(model, train, c=1.0):
-    """1/2 ||w||^2 + C sum ln(1 + exp(-y w.x)) of a liblinear-train model (no bias)."""
+def liblinear_objective(model, train, c=1.0, loss="log"):
+    """1/2 ||w||^2 + C sum err(y w.x) of a liblinear-train model (no bias): err(z) is
+    ln(1 + exp(-z)) (`log`), max(0, 1 - z) (`hinge`) or max(0, 1 - z)^2 (`squared_hinge`)."""
     import numpy as np
     lines = open(model).read().split("\n")
     first = int(next(l for l in lines if l.startswith("label")).split()[1])
@@ -103,7 +112,9 @@ def liblinear_objective(model, train, c=1.0):
         parts = line.split()
         y = 1.0 if float(parts[0]) == first else -1.0
         s = sum(w[int(j) - 1] * float(v) for j, v in (p.split(":") for p in parts[1:]) if int(j) <= len(w))
-        f += c * np.logaddexp(0.0, -y * s)
+        z = y * s
+        f += c * (np.logaddexp(0.0, -z) if loss == "log" else
+                  max(0.0, 1.0 - z) ** (2 if loss == "squared_hinge" else 1))
     return float(f)
 
 
@@ -179,6 +190,51 @@ def bench(name, train, test, repeats, tmp):
     return rows
 
 
+def bench_svm(train, test, repeats, tmp):
+    """LIBLINEAR -s 1 / -s 3 against linear-svm at the loosest tolerance reaching its
+    primal objective, both whole processes, alternating in each round."""
+    rows = []
+    for loss, solver in (("squared_hinge", "1"), ("hinge", "3")):
+        model = os.path.join(tmp, f"svm_s{solver}.model")
+
+        def liblinear():
+            t = time.perf_counter()
+            with tempfile.NamedTemporaryFile("r") as tf:
+                subprocess.run(["/usr/bin/time", "-f", "%M", "-o", tf.name, "liblinear-train", "-q",
+                                "-s", solver, "-c", "1", train, model], check=True)
+                rss = int(tf.read().strip().splitlines()[-1]) / 1024
+            return time.perf_counter() - t, rss
+
+        def ours(tol):
+            t = time.perf_counter()
+            o, rss = timed([SVM_BIN, train, test, loss, tol], env=dict(os.environ, **ONE_THREAD))
+            return time.perf_counter() - t, o, rss
+
+        liblinear()
+        ll_obj = liblinear_objective(model, train, loss=loss)
+        pred = subprocess.run(["liblinear-predict", test, model, os.path.join(tmp, "out")],
+                              capture_output=True, text=True, check=True).stdout
+        ll_acc = float(pred.split("=")[1].split("%")[0]) / 100
+        tol = next((t for t in ("0.1", "0.07", "0.05", "0.03", "0.01", "0.001") if ours(t)[1]["objective"] <= ll_obj),
+                   None)
+        if tol is None:
+            print(f"linear-svm loss={loss} did not reach LIBLINEAR's objective {ll_obj} at tol 0.001")
+            continue
+        ll_runs, our_runs = [], []
+        for _ in range(repeats):
+            ll_runs.append(liblinear())
+            our_runs.append(ours(tol))
+        ll_wall, wall = median([r[0] for r in ll_runs]), median([r[0] for r in our_runs])
+        o = our_runs[0][1]
+        rows.append((f"sparse 200k x 50k: LIBLINEAR -s {solver} -c 1", ll_wall, None, ll_obj, ll_acc,
+                     ll_runs[0][1], "-"))
+        rows.append((f"sparse 200k x 50k: hyperplane linear-svm loss={loss} tol={tol} "
+                     f"(LIBLINEAR's objective; {o['iterations']} passes, dual {o['dual_objective']:.4f}), 1 thread",
+                     wall, median([r[1]["fit_seconds"] for r in our_runs]), o["objective"],
+                     o["accuracy"], our_runs[0][2], f"ours / LIBLINEAR wall {wall / ll_wall:.2f}x"))
+    return rows
+
+
 def bench_sgd(train, test, repeats):
     """Seconds per epoch, ours on 1 thread and on all threads (the epochs are sequential; a
     second thread gathers the shuffled rows), against scikit-learn (1 thread)."""
@@ -208,22 +264,24 @@ def bench_sgd(train, test, repeats):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--only", default="adult,sparse,sgd")
+    ap.add_argument("--only", default="adult,sparse,sgd,svm")
     args = ap.parse_args()
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "hyperplane", "--example", "logistic_bench",
-                    "--example", "sgd_bench"], cwd=ROOT, check=True)
+                    "--example", "sgd_bench", "--example", "linear_svm_bench"], cwd=ROOT, check=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         if "adult" in args.only:
             rows += bench("adult", os.path.join(ADULT, "adult_train.libsvm"),
                           os.path.join(ADULT, "adult_test.libsvm"), args.repeats, tmp)
         tr, te = "/tmp/hyperplane_sparse_train.libsvm", "/tmp/hyperplane_sparse_test.libsvm"
-        if ("sparse" in args.only or "sgd" in args.only) and not (os.path.exists(tr) and os.path.exists(te)):
+        if ("sparse" in args.only or "sgd" in args.only or "svm" in args.only) and not (os.path.exists(tr) and os.path.exists(te)):
             subprocess.run([sys.executable, "-c", MAKE_SPARSE, tr, te], env=PY_ENV, check=True)
         if "sparse" in args.only:
             rows += bench("sparse 200k x 50k", tr, te, args.repeats, tmp)
         if "sgd" in args.only:
             bench_sgd(tr, te, args.repeats)
+        if "svm" in args.only:
+            rows += bench_svm(tr, te, args.repeats, tmp)
     print(f"\nmedian of {args.repeats} runs\n")
     print("| run | wall (s) | fit (s) | objective | test accuracy | peak RSS (MiB) | ratio |")
     print("|---|---|---|---|---|---|---|")

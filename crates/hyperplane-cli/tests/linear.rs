@@ -143,6 +143,82 @@ fn inspect_says_plainly_when_the_perceptron_does_not_separate() {
 }
 
 #[test]
+fn inspect_shows_the_linear_svm_s_primal_dual_and_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "sep.csv", &separable());
+    let svm = dir.path().join("svm.json");
+    let out = train(&data, "linear-svm", &["tol=1e-8"], &svm);
+    assert!(
+        out.contains("training accuracy 1.0000") && !out.contains("warning"),
+        "{out}"
+    );
+    let (text, v) = inspect_on(&svm, &data);
+    let (d, c) = (&v["linear"][0]["duality"], &v["linear"][0]["convergence"]);
+    let (p, dual, gap) = (
+        d["primal_objective"].as_f64().unwrap(),
+        d["dual_objective"].as_f64().unwrap(),
+        d["duality_gap"].as_f64().unwrap(),
+    );
+    // the primal is the report's objective; weak duality, and a tight fit closes the gap
+    assert_eq!(d["primal_objective"], c["objective"], "{v}");
+    assert_eq!(
+        (&d["dual_objective"], &d["duality_gap"]),
+        (&c["dual_objective"], &c["duality_gap"])
+    );
+    assert_eq!(d["iterations"], c["iterations"]);
+    assert!(d["iterations"].as_u64().unwrap() >= 1, "{v}");
+    assert!(
+        dual <= p + 1e-12 && gap == p - dual && gap < 1e-6 * p,
+        "{d}"
+    );
+    assert!(
+        text.contains("primal objective") && text.contains("duality gap"),
+        "{text}"
+    );
+    // one-vs-all: one report per class; a logistic model has no dual
+    let data3 = write(dir.path(), "three.csv", &three_classes());
+    let ova = dir.path().join("ova.json");
+    train(&data3, "linear-svm", &["loss=hinge"], &ova);
+    let (text, v) = inspect_on(&ova, &data3);
+    let linear = v["linear"].as_array().unwrap();
+    assert_eq!(linear.len(), 3, "{v}");
+    assert!(
+        linear
+            .iter()
+            .all(|l| l["duality"]["duality_gap"].as_f64().unwrap() >= 0.0),
+        "{v}"
+    );
+    assert!(text.contains("a: primal objective"), "{text}");
+    let logistic = dir.path().join("logistic.json");
+    train(&data, "logistic-regression", &[], &logistic);
+    let (text, v) = inspect_on(&logistic, &data);
+    assert!(v["linear"][0]["duality"].is_null(), "{v}");
+    assert!(
+        v["linear"][0]["convergence"]["dual_objective"].is_null(),
+        "{v}"
+    );
+    assert!(!text.contains("duality gap"), "{text}");
+    // the hinge has no Newton step: one line saying what to use
+    let e = fails(&[
+        "train",
+        "--data",
+        s(&data),
+        "--model",
+        "linear-svm",
+        "--param",
+        "solver=primal",
+        "--param",
+        "loss=hinge",
+        "--out",
+        s(&svm),
+    ]);
+    assert!(
+        e.contains("no second derivative") && e.contains("solver=dual"),
+        "{e}"
+    );
+}
+
+#[test]
 fn binary_learners_meet_three_classes_by_ova_or_ovo() {
     let dir = tempfile::tempdir().unwrap();
     let data = write(dir.path(), "three.csv", &three_classes());

@@ -526,16 +526,22 @@ fn print_linear(out: &mut String, linear: &[LinearSummary], margins: &[(String, 
     outln!(*out, "\nlinear model ({:?} output):", linear[0].link);
     out.push_str(&table(&rows));
     for l in linear {
-        if let Some(w) = &l.convergence.warning {
+        let named = if l.name.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", l.name)
+        };
+        if let Some(d) = &l.duality {
             outln!(
                 *out,
-                "{}{w}",
-                if l.name.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}: ", l.name)
-                }
+                "{named}primal objective {:.6e}, dual objective {:.6e}, duality gap {:.3e}",
+                d.primal_objective,
+                d.dual_objective,
+                d.duality_gap
             );
+        }
+        if let Some(w) = &l.convergence.warning {
+            outln!(*out, "{named}{w}");
         }
     }
     if !margins.is_empty() {

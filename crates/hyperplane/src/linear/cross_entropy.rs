@@ -23,7 +23,7 @@ use ndarray::{Array1, Array2};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::linear::{ClassWeight, LinearModel, Link};
-use crate::optim::{Convergence, Evaluator, GradNorm, Objective, Settings, Solver};
+use crate::optim::{Convergence, Differentiable, Evaluator, GradNorm, Objective, Settings, Solver};
 use crate::param::Params;
 
 crate::params! {
@@ -116,14 +116,10 @@ impl Training {
         let mut eval = Evaluator::new(obj);
         let (gtol, norm) = match self.solver {
             Solver::Lbfgs => (self.tol * self.c * weight_total, GradNorm::Max),
-            _ => {
-                let mut g0 = vec![0.0; obj.dim()];
-                eval.value_grad(&vec![0.0; obj.dim()], &mut g0, false);
-                let n: usize = class_counts.iter().sum();
-                let smallest = class_counts.iter().copied().min().unwrap_or(0).max(1);
-                let scale = smallest as f64 / n.max(1) as f64;
-                (self.tol * scale * crate::optim::norm2(&g0), GradNorm::Two)
-            }
+            _ => (
+                relative_gtol(&mut eval, class_counts, self.tol),
+                GradNorm::Two,
+            ),
         };
         let settings = Settings {
             max_iter: self.max_iter,
@@ -190,6 +186,22 @@ macro_rules! training_setters {
     };
 }
 pub(super) use training_setters;
+
+/// LIBLINEAR's stopping threshold of its Newton fits (`-s 0`, `-s 2`) on `‖∇f(w)‖₂`:
+/// `tol · max(min_k m_k, 1) / N · ‖∇f(0)‖₂`, `m_k` the rows of class `k` (`class_counts`).
+/// One gradient evaluation, at `w = 0`.
+pub(crate) fn relative_gtol<E: Differentiable>(
+    eval: &mut E,
+    class_counts: &[usize],
+    tol: f64,
+) -> f64 {
+    let mut g0 = vec![0.0; eval.dim()];
+    eval.value_grad(&vec![0.0; eval.dim()], &mut g0, false);
+    let n: usize = class_counts.iter().sum();
+    let smallest = class_counts.iter().copied().min().unwrap_or(0).max(1);
+    let scale = smallest as f64 / n.max(1) as f64;
+    tol * scale * crate::optim::norm2(&g0)
+}
 
 /// The number of rows of each class.
 pub(crate) fn class_counts(data: &Dataset) -> Vec<usize> {

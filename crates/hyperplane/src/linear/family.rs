@@ -11,8 +11,8 @@ use crate::param::{Composite, Params};
 
 use super::{
     linear_regression_init, row_weights, ClassWeight, LinearModel, LinearRegression,
-    LinearRegressionClassifier, LinearRegressionModel, LogisticRegression, Perceptron, Pocket,
-    Ridge, Sgd, SoftmaxRegression,
+    LinearRegressionClassifier, LinearRegressionModel, LinearSvm, LogisticRegression, Perceptron,
+    Pocket, Ridge, Sgd, SoftmaxRegression,
 };
 
 /// The linear classifiers, as the registry lists them.
@@ -63,6 +63,11 @@ pub const CLASSIFIERS: &[KindInfo] = &[
         CLASSIFIER_GROUP,
         "linear regression on -1/+1 targets, sign of the score",
     ),
+    KindInfo::binary(
+        LinearSvm::KIND,
+        CLASSIFIER_GROUP,
+        "linear SVM, hinge or squared hinge: dual coordinate descent, or Newton on the primal",
+    ),
 ];
 
 /// The linear regressor kinds.
@@ -82,8 +87,8 @@ pub const REGRESSORS: &[KindInfo] = &[
 const CLASSIFIER_GROUP: &str = "linear classifiers";
 const REGRESSOR_GROUP: &str = "regressors";
 
-/// The linear classifiers: PLA, pocket, SGD, logistic and softmax regression, and linear
-/// regression used as a classifier (`g(x) = sign(w_lin.x + b)`).
+/// The linear classifiers: PLA, pocket, SGD, logistic and softmax regression, linear
+/// regression used as a classifier (`g(x) = sign(w_lin.x + b)`) and the linear SVM.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LinearClassifier {
     Perceptron(Perceptron),
@@ -92,6 +97,7 @@ pub enum LinearClassifier {
     Logistic(LogisticRegression),
     Softmax(SoftmaxRegression),
     LeastSquares(LinearRegressionClassifier),
+    Svm(LinearSvm),
 }
 
 /// Runs `$body` with `$p` bound to the learner inside a [`LinearClassifier`].
@@ -104,6 +110,7 @@ macro_rules! each {
             LinearClassifier::Logistic($p) => $body,
             LinearClassifier::Softmax($p) => $body,
             LinearClassifier::LeastSquares($p) => $body,
+            LinearClassifier::Svm($p) => $body,
         }
     };
 }
@@ -125,6 +132,7 @@ impl LinearClassifier {
             LinearRegressionClassifier::KIND => {
                 LinearClassifier::LeastSquares(LinearRegressionClassifier::default())
             }
+            LinearSvm::KIND => LinearClassifier::Svm(LinearSvm::default()),
             _ => {
                 return Err(Error::param(
                     "model",
@@ -149,7 +157,10 @@ impl LinearClassifier {
             | LinearClassifier::Pocket(_)
             | LinearClassifier::Sgd(_) => true,
             LinearClassifier::Logistic(p) => p.training.solver == Solver::Sgd,
-            LinearClassifier::Softmax(_) | LinearClassifier::LeastSquares(_) => false,
+            // the SVM's random pass order moves its weights within its tolerance only
+            LinearClassifier::Softmax(_)
+            | LinearClassifier::LeastSquares(_)
+            | LinearClassifier::Svm(_) => false,
         }
     }
 
@@ -200,6 +211,7 @@ impl LinearClassifier {
             LinearClassifier::Logistic(p) => &mut p.training.class_weight,
             LinearClassifier::Softmax(p) => &mut p.training.class_weight,
             LinearClassifier::LeastSquares(p) => &mut p.class_weight,
+            LinearClassifier::Svm(p) => &mut p.class_weight,
         }
     }
 }
@@ -241,6 +253,7 @@ impl Learn for LinearClassifier {
             LinearClassifier::Logistic(_) => 3,
             LinearClassifier::Softmax(_) => 4,
             LinearClassifier::LeastSquares(_) => 5,
+            LinearClassifier::Svm(_) => 6,
         }]
     }
     fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {

@@ -22,18 +22,17 @@
 //! with one step per row and epoch, rows in a new seeded order every epoch, and the free
 //! intercept (not penalised; `bias` is refused).
 
-use std::ops::Range;
-
 use ndarray::{Array1, Array2};
 
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
+use crate::linear::binary_objective::{BinaryObjective, Intercept, PointwiseLoss};
 use crate::linear::cross_entropy::{class_counts, single_class_model, training_setters, Training};
 use crate::linear::sgd::{self, LearningRate, SgdProblem, SgdWeights, Stopping};
 use crate::linear::{row_weights, signed_targets, LinearModel, Link, Loss};
 use crate::numeric::log1pexp_sigmoid;
-use crate::optim::{norm2, Convergence, Evaluator, Objective, Penalty, Solver};
+use crate::optim::{norm2, Convergence, Evaluator, Solver};
 use crate::param::Params;
 use crate::with_rows;
 
@@ -177,13 +176,9 @@ impl LogisticRegression {
     }
 
     /// The smooth solvers (`newton`, `newton-ls`, `lbfgs`, `gd`, `gd-armijo`) on `f`; returns the
-    /// parameters in the layout of [`BinaryCrossEntropy`] and the report.
+    /// parameters in the layout of [`BinaryObjective`] and the report.
     fn fit_smooth(&self, p: &Problem) -> Result<(Vec<f64>, Convergence)> {
-        let bv2 = match p.intercept {
-            Intercept::None => 0.0,
-            Intercept::Free => 1.0,
-            Intercept::Penalised(b) => b * b,
-        };
+        let bv2 = p.intercept.value() * p.intercept.value();
         with_rows!(p.data.x(), |m| {
             // curvature bound: sigma(1 - sigma) <= 1/4, so H <= I + 1/4 sum_n C c_n ||x_n||^2
             let bound = || {
@@ -201,7 +196,7 @@ impl LogisticRegression {
     }
 
     /// `solver=sgd`: minimises `f / (C W)` (module doc) by SGD from `init` or zero; returns
-    /// the parameters in the layout of [`BinaryCrossEntropy`] and the report.
+    /// the parameters in the layout of [`BinaryObjective`] and the report.
     fn fit_sgd(&self, p: &Problem) -> Result<(Vec<f64>, Convergence)> {
         if self.n_iter_no_change == 0 {
             return Err(Error::param("n_iter_no_change", 0, "must be >= 1"));
@@ -284,144 +279,16 @@ impl LogisticRegression {
     }
 }
 
-/// How the intercept enters the binary objective.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Intercept {
-    None,
-    /// `b` not penalised.
-    Free,
-    /// A feature of value `B`, penalised.
-    Penalised(f64),
-}
+/// Logistic regression's loss: `l(y, s) = ln(1 + exp(-y s))`, with `z = y s`,
+/// `l' = -y sigma(-z)` and `l'' = sigma(z) sigma(-z)`.
+#[derive(Clone, Copy)]
+pub(crate) struct CrossEntropy;
 
-/// The data term `C sum_n c_n ln(1 + exp(-y_n s_n))` over the rows of `x`; parameters are
-/// `d` weights and, with an intercept, its weight last.
-pub(crate) struct BinaryCrossEntropy<'a, M: RowAccess> {
-    pub x: &'a M,
-    pub y: &'a [f64],
-    /// `C c_n`.
-    pub weight: &'a [f64],
-    pub intercept: Intercept,
-}
-
-impl<M: RowAccess> BinaryCrossEntropy<'_, M> {
-    /// Row `i` at score `s`, with `z = y s`: the loss `C c ln(1 + exp(-z))`, its derivative
-    /// in `s`, `-C c y sigma(-z)`, and its second derivative `C c sigma(z) sigma(-z)`.
+impl PointwiseLoss for CrossEntropy {
     #[inline]
-    fn pointwise(&self, i: usize, s: f64) -> (f64, f64, f64) {
-        let (c, y) = (self.weight[i], self.y[i]);
+    fn weighted(&self, c: f64, y: f64, s: f64) -> (f64, f64, f64) {
         let (loss, sig_neg) = log1pexp_sigmoid(-y * s);
         (c * loss, -c * y * sig_neg, c * sig_neg * (1.0 - sig_neg))
-    }
-
-    /// The value of the intercept feature (0 without an intercept).
-    fn bias_value(&self) -> f64 {
-        match self.intercept {
-            Intercept::None => 0.0,
-            Intercept::Free => 1.0,
-            Intercept::Penalised(b) => b,
-        }
-    }
-}
-
-impl<M: RowAccess> Objective for BinaryCrossEntropy<'_, M> {
-    fn dim(&self) -> usize {
-        self.x.n_cols() + usize::from(self.intercept != Intercept::None)
-    }
-    fn n_rows(&self) -> usize {
-        self.x.n_rows()
-    }
-    /// `1/2 ||w||^2` over the weights, and the intercept feature's weight `w_B` with `-B`.
-    fn penalty(&self) -> Penalty {
-        Penalty::l2(match self.intercept {
-            Intercept::Free => self.x.n_cols(),
-            _ => self.dim(),
-        })
-    }
-    fn curvature_width(&self) -> usize {
-        1
-    }
-
-    fn score_width(&self) -> usize {
-        1
-    }
-
-    /// `s_n = w.x_n + b B` (`B` the intercept feature's value).
-    fn scores(&self, w: &[f64], rows: Range<usize>, z: &mut [f64]) {
-        let d = self.x.n_cols();
-        let (wx, wb) = w.split_at(d);
-        let b = wb.first().map_or(0.0, |v| v * self.bias_value());
-        for (zk, i) in z.iter_mut().zip(rows) {
-            *zk = self.x.dot_row(i, wx) + b;
-        }
-    }
-
-    fn losses(&self, dz: &mut [f64], rows: Range<usize>, mut curvature: Option<&mut [f64]>) -> f64 {
-        let mut loss = 0.0;
-        for (k, i) in rows.enumerate() {
-            let (l, g, h) = self.pointwise(i, dz[k]);
-            loss += l;
-            dz[k] = g;
-            if let Some(cv) = curvature.as_deref_mut() {
-                cv[k] = h;
-            }
-        }
-        loss
-    }
-
-    /// `X^T dz`, and `b sum_n dz_n` for the intercept.
-    fn add_score_gradient(&self, dz: &[f64], rows: Range<usize>, grad: &mut [f64]) {
-        let d = self.x.n_cols();
-        let (gx, gb) = grad.split_at_mut(d);
-        let mut grad_b = 0.0;
-        for (&g, i) in dz.iter().zip(rows) {
-            if g != 0.0 {
-                self.x.add_row_scaled(i, g, gx);
-                grad_b += g;
-            }
-        }
-        if let Some(gb) = gb.first_mut() {
-            *gb += grad_b * self.bias_value();
-        }
-    }
-
-    fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]) {
-        let d = self.x.n_cols();
-        let bv = self.bias_value();
-        let (vx, vb) = v.split_at(d);
-        let vb = vb.first().map_or(0.0, |v| v * bv);
-        let (ox, ob) = out.split_at_mut(d);
-        let mut sum_b = 0.0;
-        for (k, i) in rows.enumerate() {
-            let dk = curvature[k];
-            if dk == 0.0 {
-                continue;
-            }
-            let t = dk * (self.x.dot_row(i, vx) + vb);
-            self.x.add_row_scaled(i, t, ox);
-            sum_b += t;
-        }
-        if let Some(ob) = ob.first_mut() {
-            *ob += sum_b * bv;
-        }
-    }
-
-    /// `diag(X^T D X)_j = sum_n D_n x_nj^2`.
-    fn hess_diag(&self, curvature: &[f64], rows: Range<usize>, out: &mut [f64]) {
-        let d = self.x.n_cols();
-        let bv = self.bias_value();
-        let (ox, ob) = out.split_at_mut(d);
-        let mut sum_b = 0.0;
-        for (k, i) in rows.enumerate() {
-            let dk = curvature[k];
-            if dk != 0.0 {
-                self.x.for_each_in_row(i, |j, x| ox[j] += dk * x * x);
-                sum_b += dk;
-            }
-        }
-        if let Some(ob) = ob.first_mut() {
-            *ob += sum_b * bv * bv;
-        }
     }
 }
 
@@ -437,12 +304,13 @@ struct Problem<'a, 'd> {
 
 impl Problem<'_, '_> {
     /// The data term over the rows `m` of `data`.
-    fn objective<'m, M: RowAccess>(&'m self, m: &'m M) -> BinaryCrossEntropy<'m, M> {
-        BinaryCrossEntropy {
+    fn objective<'m, M: RowAccess>(&'m self, m: &'m M) -> BinaryObjective<'m, M, CrossEntropy> {
+        BinaryObjective {
             x: m,
             y: &self.y,
             weight: &self.weight,
             intercept: self.intercept,
+            loss: CrossEntropy,
         }
     }
 }
@@ -496,7 +364,8 @@ mod tests {
     use super::*;
     use crate::data::{Features, Label};
     use crate::estimator::Classifier;
-    use crate::optim::{norm2, Evaluator};
+    use crate::linear::binary_objective::tests::check_loss;
+    use crate::optim::norm2;
     use ndarray::array;
 
     fn toy() -> Dataset<'static> {
@@ -515,62 +384,9 @@ mod tests {
 
     #[test]
     fn gradient_and_hessian_match_finite_differences() {
-        let data = toy();
-        let y = signed_targets(&data, NAME).unwrap();
-        let weight = vec![0.5, 1.0, 2.0, 1.0, 0.3, 1.5];
-        for intercept in [Intercept::Free, Intercept::Penalised(2.0), Intercept::None] {
-            with_rows!(data.x(), |m| {
-                let obj = BinaryCrossEntropy {
-                    x: m,
-                    y: &y,
-                    weight: &weight,
-                    intercept,
-                };
-                let dim = obj.dim();
-                let w: Vec<f64> = (0..dim).map(|j| 0.3 - 0.4 * j as f64).collect();
-                let along: Vec<f64> = (0..dim).map(|j| 0.5 - 0.3 * j as f64).collect();
-                crate::optim::objective::tests::check_line(&obj, &w, &along);
-                let mut e = Evaluator::new(&obj);
-                let mut g = vec![0.0; dim];
-                e.value_grad(&w, &mut g, true);
-                let v: Vec<f64> = (0..dim).map(|j| 1.0 + j as f64).collect();
-                let mut hv = vec![0.0; dim];
-                e.hess_vec(&v, &mut hv);
-                let h = 1e-6;
-                let mut gp = vec![0.0; dim];
-                let mut gm = vec![0.0; dim];
-                for j in 0..dim {
-                    let mut wp = w.clone();
-                    let mut wm = w.clone();
-                    wp[j] += h;
-                    wm[j] -= h;
-                    let fd = (e.value_grad(&wp, &mut gp, false)
-                        - e.value_grad(&wm, &mut gm, false))
-                        / (2.0 * h);
-                    assert!((fd - g[j]).abs() < 1e-6, "{intercept:?} grad {j}");
-                }
-                // H v against the difference of gradients along v
-                let wp: Vec<f64> = w.iter().zip(&v).map(|(a, b)| a + h * b).collect();
-                let wm: Vec<f64> = w.iter().zip(&v).map(|(a, b)| a - h * b).collect();
-                e.value_grad(&wp, &mut gp, false);
-                e.value_grad(&wm, &mut gm, false);
-                for j in 0..dim {
-                    let fd = (gp[j] - gm[j]) / (2.0 * h);
-                    assert!((fd - hv[j]).abs() < 1e-5, "{intercept:?} Hv {j}");
-                }
-                // diag H against H e_j, after a trial point whose curvature is reverted
-                e.value_grad(&wp, &mut gp, true);
-                e.revert_curvature();
-                let mut diag = vec![0.0; dim];
-                e.hess_diag(&mut diag);
-                for j in 0..dim {
-                    let mut ej = vec![0.0; dim];
-                    ej[j] = 1.0;
-                    e.hess_vec(&ej, &mut hv);
-                    assert!((diag[j] - hv[j]).abs() < 1e-12, "{intercept:?} diag {j}");
-                }
-            });
-        }
+        let weight = [0.5, 1.0, 2.0, 1.0, 0.3, 1.5];
+        let intercepts = [Intercept::Free, Intercept::Penalised(2.0), Intercept::None];
+        check_loss(&toy(), &weight, &intercepts, CrossEntropy);
     }
 
     #[test]

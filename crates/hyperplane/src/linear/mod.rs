@@ -11,6 +11,7 @@
 //!   `w_n = sample_weight_n * class_weight_{y_n}` ([`row_weights`]).
 
 mod binary;
+mod binary_objective;
 mod cross_entropy;
 pub mod experiment;
 mod family;
@@ -23,6 +24,7 @@ mod pocket;
 mod regression;
 pub mod sgd;
 mod softmax;
+mod svm;
 
 /// The fitted-regressor trait, also at [`crate::Regressor`] (it lives in [`crate::estimator`]).
 pub use crate::estimator::Regressor;
@@ -42,6 +44,7 @@ pub use regression::{
 };
 pub use sgd::{Sgd, SgdState};
 pub use softmax::SoftmaxRegression;
+pub use svm::{LinearSvm, SvmLoss, SvmSolver};
 
 use crate::data::{labels, Dataset, Label};
 use crate::error::{Error, Result};

@@ -26,7 +26,7 @@ pub(super) fn gradient_descent<E: Differentiable>(
     let n = w.len();
     let (mut f, mut g) = match start(eval, w.as_slice(), false) {
         Ok(fg) => fg,
-        Err(c) => return (w, c),
+        Err(c) => return (w, *c),
     };
     let (mut trial, mut g_trial) = (vec![0.0; n], vec![0.0; n]);
     let mut eta = s.step;

@@ -41,7 +41,7 @@ pub(super) fn lbfgs<E: Differentiable>(
     let n = w.len();
     let (mut f, mut g) = match start(eval, w.as_slice(), false) {
         Ok(fg) => fg,
-        Err(c) => return (w, c),
+        Err(c) => return (w, *c),
     };
     let mut pairs: VecDeque<(Vec<f64>, Vec<f64>, f64)> = VecDeque::with_capacity(MEMORY);
     let mut d = vec![0.0; n];

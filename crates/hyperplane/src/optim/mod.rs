@@ -111,6 +111,14 @@ pub struct Convergence {
     /// Why the stopping rule was not met; `None` when it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warning: Option<ConvergenceWarning>,
+    /// For a learner with a dual (the linear SVM): the dual objective `D(a)` at the
+    /// returned multipliers, signed so that `D(a) <= P(w)`, the primal `objective`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dual_objective: Option<f64>,
+    /// `P(w) - D(a)` (`>= 0` by weak duality, up to rounding): a bound on how far the
+    /// primal `objective` is above its minimum.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duality_gap: Option<f64>,
 }
 
 impl Convergence {
@@ -267,28 +275,28 @@ pub struct Settings {
     pub step: f64,
 }
 
-/// The report of a finished solve at `w` with objective `f` and gradient `g`.
 /// `f(w)` and its gradient at the starting point, or the report of a start that is already
-/// non-finite (every solver refuses to move from there).
+/// non-finite (every solver refuses to move from there; boxed, as the report is large).
 fn start<E: Differentiable>(
     eval: &mut E,
     w: &[f64],
     keep_curvature: bool,
-) -> std::result::Result<(f64, Vec<f64>), Convergence> {
+) -> std::result::Result<(f64, Vec<f64>), Box<Convergence>> {
     let mut g = vec![0.0; w.len()];
     let f = eval.value_grad(w, &mut g, keep_curvature);
     if f.is_finite() {
         Ok((f, g))
     } else {
-        Err(report(
+        Err(Box::new(report(
             0,
             f,
             &g,
             Some(ConvergenceWarning::Diverged { iteration: 0 }),
-        ))
+        )))
     }
 }
 
+/// The report of a finished solve at `w` with objective `f` and gradient `g`.
 fn report(
     iterations: usize,
     f: f64,
@@ -302,6 +310,8 @@ fn report(
         grad_norm: Some(norm2(g)),
         in_sample_error: None,
         warning,
+        dual_objective: None,
+        duality_gap: None,
     }
 }
 
@@ -550,6 +560,21 @@ mod solver_tests {
             }
         );
         assert!(old.to_string().ends_with("the last good point"), "{old}");
+    }
+
+    #[test]
+    fn a_report_keeps_its_dual_figures_and_older_reports_read_without_them() {
+        let old: Convergence = serde_json::from_str(r#"{"iterations":4,"objective":2.5}"#).unwrap();
+        assert_eq!((old.dual_objective, old.duality_gap), (None, None));
+        let text = serde_json::to_string(&old).unwrap();
+        assert!(!text.contains("dual"), "{text}");
+        let dual = Convergence {
+            dual_objective: Some(2.25),
+            duality_gap: Some(0.25),
+            ..old
+        };
+        let text = serde_json::to_string(&dual).unwrap();
+        assert_eq!(serde_json::from_str::<Convergence>(&text).unwrap(), dual);
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub(super) fn tron<E: Differentiable>(
     let n = w.len();
     let (mut f, mut g) = match start(eval, w.as_slice(), true) {
         Ok(fg) => fg,
-        Err(c) => return (w, c),
+        Err(c) => return (w, *c),
     };
     let mut m = vec![0.0; n];
     preconditioner(eval, &mut m);
@@ -123,7 +123,7 @@ pub(super) fn line_search_newton<E: Differentiable>(
     let n = w.len();
     let (mut f, mut g) = match start(eval, w.as_slice(), true) {
         Ok(fg) => fg,
-        Err(c) => return (w, c),
+        Err(c) => return (w, *c),
     };
     let mut m = vec![0.0; n];
     let mut cg = Cg::new(n);

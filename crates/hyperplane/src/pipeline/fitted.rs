@@ -357,6 +357,36 @@ pub struct LinearSummary {
     pub nonzero_weights: usize,
     /// Iterations, updates, objective, gradient norm, warning.
     pub convergence: Convergence,
+    /// For a model fitted with a dual (the linear SVM), its primal and dual objectives side
+    /// by side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duality: Option<Duality>,
+}
+
+/// The primal and dual objectives of a fit, as `inspect` shows them: the report's
+/// `objective` named as the primal beside the dual.
+#[derive(Clone, Debug, Serialize)]
+pub struct Duality {
+    /// `P(w)`, the report's `objective`.
+    pub primal_objective: f64,
+    /// `D(a) <= P(w)`.
+    pub dual_objective: f64,
+    /// `P(w) - D(a)`.
+    pub duality_gap: f64,
+    /// The solver's iterations (passes over the rows for coordinate descent).
+    pub iterations: usize,
+}
+
+impl Duality {
+    /// The duality figures of a report that has them.
+    fn of(c: &Convergence) -> Option<Self> {
+        Some(Duality {
+            primal_objective: c.objective?,
+            dual_objective: c.dual_objective?,
+            duality_gap: c.duality_gap?,
+            iterations: c.iterations,
+        })
+    }
 }
 
 impl LinearSummary {
@@ -373,6 +403,7 @@ impl LinearSummary {
                 .collect(),
             nonzero_weights: m.coef().iter().filter(|&&v| v != 0.0).count(),
             convergence: m.convergence().clone(),
+            duality: Duality::of(m.convergence()),
         }
     }
 }
