@@ -30,8 +30,7 @@ mod tune;
 
 pub use evaluate::{Evaluation, RegressionEvaluation};
 pub use fitted::{
-    Duality, InputStage, LinearSummary, Pipeline, PlaStart, RegressionSummary, Summary,
-    SvmSummary,
+    Duality, InputStage, LinearSummary, Pipeline, PlaStart, RegressionSummary, Summary, SvmSummary,
 };
 pub use spec::{Init, PipelineOptions, PipelineSpec, Scaling, VectorizerKind};
 pub use tune::{Tuning, Validation};

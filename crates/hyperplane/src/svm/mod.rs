@@ -47,7 +47,7 @@ mod svr;
 pub use dual::Dual;
 pub use hard_margin::HardMargin;
 pub use kernel::{Gamma, Kernel, KernelKind};
-pub use model::{DualSummary, SupportVectors, SvmModel, SvmType};
+pub use model::{DualSummary, Platt, SupportVectors, SvmModel, SvmType};
 pub use svc::{NuSvc, Svc};
 pub use svr::{NuSvr, Svr};
 

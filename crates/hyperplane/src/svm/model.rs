@@ -37,6 +37,26 @@ pub enum SvmType {
     EpsilonSvr,
     /// nu-SVR: `epsilon` chosen so that `nu` bounds the fraction outside the tube.
     NuSvr,
+    /// One-class SVM: `nu` bounds the fraction of training rows outside the estimated
+    /// support; `f(x) > 0` inside (class `1`), `< 0` outside (class `-1`).
+    OneClass,
+}
+
+impl SvmType {
+    /// Whether the model has one dual whose value is its output (regressors, one-class)
+    /// rather than one per pair of classes.
+    pub fn single_dual(self) -> bool {
+        !matches!(self, SvmType::CSvc | SvmType::NuSvc)
+    }
+}
+
+/// Platt's sigmoids, one per pair `(a, b)` in the order of the duals (LIBSVM's `probA`
+/// and `probB`): `P(a | f_ab) = 1 / (1 + exp(A f_ab + B))`, fitted on cross-validated
+/// decision values (`probability=true`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Platt {
+    pub prob_a: Vec<f64>,
+    pub prob_b: Vec<f64>,
 }
 
 /// The support vectors, dense (row-major) or CSR as the training rows were.
@@ -124,8 +144,11 @@ pub struct SvmModel {
     /// `(classes - 1) x n_sv` coefficients `y_t a_t` in LIBSVM's layout (a regressor: one
     /// row of `a_t - a*_t`).
     pub dual_coef: Vec<Vec<f64>>,
-    /// One per pair `(0, 1), (0, 2), ..., (1, 2), ...` (a regressor: one).
+    /// One per pair `(0, 1), (0, 2), ..., (1, 2), ...` (a regressor or one-class: one).
     pub duals: Vec<DualSummary>,
+    /// The pairs' sigmoids for probabilities, when fitted with `probability=true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probability: Option<Platt>,
 }
 
 impl SvmModel {
@@ -253,14 +276,33 @@ impl SvmModel {
             );
         }
         let k = self.classes.len();
-        let (lines, per_class, pairs): (usize, usize, Vec<Option<(usize, usize)>>) = if k == 0 {
-            (1, 1, vec![None])
-        } else {
-            let pairs = (0..k)
-                .flat_map(|a| (a + 1..k).map(move |b| Some((a, b))))
-                .collect();
-            (k - 1, k, pairs)
+        let expected_classes = match self.svm_type {
+            SvmType::EpsilonSvr | SvmType::NuSvr => Some(Vec::new()),
+            SvmType::OneClass => Some(one_class_labels().to_vec()),
+            SvmType::CSvc | SvmType::NuSvc => None,
         };
+        if let Some(expected) = expected_classes {
+            if self.classes != expected {
+                return bad(
+                    "classes",
+                    format!("of a {:?} model must be {expected:?}", self.svm_type),
+                );
+            }
+        } else if k == 0 || self.classes.windows(2).any(|w| w[0] >= w[1]) {
+            return bad(
+                "classes",
+                "must be non-empty, sorted and distinct".to_string(),
+            );
+        }
+        let (lines, per_class, pairs): (usize, usize, Vec<Option<(usize, usize)>>) =
+            if self.svm_type.single_dual() {
+                (1, 1, vec![None])
+            } else {
+                let pairs = (0..k)
+                    .flat_map(|a| (a + 1..k).map(move |b| Some((a, b))))
+                    .collect();
+                (k - 1, k, pairs)
+            };
         if self.n_support.len() != per_class || self.n_support.iter().sum::<usize>() != n_sv {
             return bad(
                 "n_support",
@@ -289,8 +331,27 @@ impl SvmModel {
         if self.duals.iter().any(|d| !d.rho.is_finite()) {
             return bad("duals", "rho must be finite".into());
         }
+        if let Some(p) = &self.probability {
+            if self.svm_type.single_dual() {
+                return bad("probability", "is only for classifiers of pairs".into());
+            }
+            if p.prob_a.len() != pairs.len() || p.prob_b.len() != pairs.len() {
+                return bad(
+                    "probability",
+                    format!("must hold {} values of A and of B", pairs.len()),
+                );
+            }
+            if p.prob_a.iter().chain(&p.prob_b).any(|v| !v.is_finite()) {
+                return bad("probability", "must be finite".into());
+            }
+        }
         Ok(())
     }
+}
+
+/// The classes of a one-class SVM: outside (`-1`) and inside (`1`) the support.
+pub fn one_class_labels() -> [Label; 2] {
+    [Label::from(-1), Label::from(1)]
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -316,11 +377,18 @@ impl Classifier for SvmModel {
         }
         let ovo = self.decision_values_ovo(x)?;
         if k == 2 {
+            // a pair's f_01 is positive for class 0; a one-class f for class 1 (inside)
+            let sign = if self.svm_type == SvmType::OneClass {
+                -1.0
+            } else {
+                1.0
+            };
             return Ok(Array2::from_shape_fn((x.n_rows(), 2), |(i, c)| {
+                let f = sign * ovo[[i, 0]];
                 if c == 0 {
-                    ovo[[i, 0]]
+                    f
                 } else {
-                    -ovo[[i, 0]]
+                    -f
                 }
             }));
         }
@@ -358,7 +426,15 @@ impl Classifier for SvmModel {
             x.check_predict_input(self.n_features)?;
             return Ok(vec![0; x.n_rows()]);
         }
-        Ok(self.votes(&self.decision_values_ovo(x)?))
+        let ovo = self.decision_values_ovo(x)?;
+        if self.svm_type == SvmType::OneClass {
+            return Ok(ovo
+                .column(0)
+                .iter()
+                .map(|&f| usize::from(f > 0.0))
+                .collect());
+        }
+        Ok(self.votes(&ovo))
     }
 }
 

@@ -356,5 +356,6 @@ fn assemble(
         n_support,
         dual_coef,
         duals,
+        probability: None,
     }
 }

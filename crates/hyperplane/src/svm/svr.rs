@@ -215,5 +215,6 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
         dual_coef: vec![support.iter().map(|&t| coef[t]).collect()],
         duals: vec![summary],
         support: support_rows,
+        probability: None,
     })
 }
