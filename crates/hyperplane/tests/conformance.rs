@@ -135,6 +135,8 @@ fn every_kind_and_every_choice_passes_every_check() {
         "linear-regression",
         "linear-svm loss=hinge",
         "linear-svm solver=primal",
+        "svc probability=true",
+        "nu-svc probability=true",
     ] {
         assert!(
             checked.iter().any(|c| c == must),

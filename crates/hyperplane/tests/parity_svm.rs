@@ -417,3 +417,104 @@ fn an_edited_svm_model_file_is_refused_naming_the_field() {
         model.predict(data.x()).unwrap()
     );
 }
+
+/// `svm-train -b 1`: on LIBSVM's own folds (recorded by the fixture generator) our Platt
+/// sigmoids equal its `probA` / `probB` and our probabilities its `svm-predict -b 1`.
+#[test]
+fn probabilities_match_svm_train_b1_on_its_folds() {
+    let cases = fixture("svm_probability.json");
+    for case in cases["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let (x, y) = match name {
+            "heart_rbf" => heart(),
+            _ => {
+                let (x, y) = bundled("iris.csv");
+                (x.into(), y)
+            }
+        };
+        let data = Dataset::new(x, &y).unwrap();
+        let mut svc = hyperplane::svm::Svc::default();
+        svc.dual.gamma = hyperplane::svm::Gamma::Auto;
+        if name == "iris_linear_c10" {
+            svc.dual.kernel = hyperplane::svm::KernelKind::Linear;
+            svc.c = 10.0;
+        }
+        let orders: Vec<Vec<usize>> = case["fold_orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| numbers(o).iter().map(|&v| v as usize).collect())
+            .collect();
+        let model = svc.fit_with_fold_orders(&data, &orders).unwrap();
+        let platt = model.probability.as_ref().expect("fitted with sigmoids");
+        // one pair on heart_scale, whose first label (1) is our second class: B flips
+        let sign = if name == "heart_rbf" { -1.0 } else { 1.0 };
+        for (p, (a, b)) in numbers(&case["prob_a"])
+            .into_iter()
+            .zip(numbers(&case["prob_b"]))
+            .enumerate()
+        {
+            assert!(
+                close(platt.prob_a[p], a, 1e-6) && close(platt.prob_b[p], sign * b, 1e-6),
+                "{name} pair {p}: A {} B {} against LIBSVM's {a} {b}",
+                platt.prob_a[p],
+                platt.prob_b[p]
+            );
+        }
+        let proba = model.predict_proba(data.x()).unwrap();
+        let labels: Vec<Label> = case["labels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| Label::Int(l.as_i64().unwrap()))
+            .collect();
+        let mut worst = 0.0f64;
+        for (i, theirs) in case["probabilities"].as_array().unwrap().iter().enumerate() {
+            for (label, p) in labels.iter().zip(numbers(theirs)) {
+                let c = model.classes.iter().position(|k| k == label).unwrap();
+                worst = worst.max((proba[[i, c]] - p).abs());
+            }
+        }
+        // svm-predict prints 6 significant digits
+        assert!(worst < 1e-5, "{name}: probabilities differ by {worst}");
+    }
+}
+
+#[test]
+fn probabilities_on_seeded_folds_are_reproducible_and_calibrated() {
+    let (x, y) = bundled("iris.csv");
+    let data = Dataset::new(x.into(), &y).unwrap();
+    let mut l = Learner::from_kind("svc").unwrap();
+    l.set_param("probability", "true").unwrap();
+    l.set_param("seed", "7").unwrap();
+    let a = l.fit(&data).unwrap();
+    let b = l.fit(&data).unwrap();
+    let (pa, pb) = (
+        a.predict_proba(data.x()).unwrap(),
+        b.predict_proba(data.x()).unwrap(),
+    );
+    assert_eq!(pa, pb, "same seed, same probabilities");
+    for row in pa.rows() {
+        assert!((row.sum() - 1.0).abs() < 1e-9 && row.iter().all(|&p| p > 0.0));
+    }
+    // the most probable class is the true one on almost every training row
+    let hits = pa
+        .rows()
+        .into_iter()
+        .zip(data.targets())
+        .filter(|(row, &t)| row.iter().cloned().fold(f64::MIN, f64::max) == row[t])
+        .count();
+    assert!(hits >= 144, "{hits} of 150");
+    l.set_param("seed", "8").unwrap();
+    let c = l.fit(&data).unwrap();
+    assert_ne!(
+        svm(&a).probability,
+        svm(&c).probability,
+        "another seed deals other folds"
+    );
+    let plain = Learner::from_kind("svc").unwrap().fit(&data).unwrap();
+    assert!(
+        plain.predict_proba(data.x()).is_err(),
+        "no sigmoids, no probabilities"
+    );
+}

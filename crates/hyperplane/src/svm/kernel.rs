@@ -193,6 +193,11 @@ impl<'m, M: RowAccess> KernelRows<'m, M> {
         }
     }
 
+    /// The width of the rows.
+    pub fn n_cols(&self) -> usize {
+        self.m.n_cols()
+    }
+
     fn norm(&self, i: usize) -> f64 {
         self.norms.get(i).copied().unwrap_or(0.0)
     }

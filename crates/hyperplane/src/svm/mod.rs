@@ -40,6 +40,7 @@ mod dual;
 mod hard_margin;
 pub mod kernel;
 pub mod model;
+pub mod probability;
 mod smo;
 mod svc;
 mod svr;
@@ -48,6 +49,7 @@ pub use dual::Dual;
 pub use hard_margin::HardMargin;
 pub use kernel::{Gamma, Kernel, KernelKind};
 pub use model::{DualSummary, Platt, SupportVectors, SvmModel, SvmType};
+pub use probability::Calibration;
 pub use svc::{NuSvc, Svc};
 pub use svr::{NuSvr, Svr};
 

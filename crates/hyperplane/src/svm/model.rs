@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use rayon::prelude::*;
 
 use super::kernel::{kernel_row, Kernel};
+use super::probability::{couple, pair_probability};
 use crate::data::{CsrMatrix, Features, Label, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Regressor};
@@ -414,11 +415,30 @@ impl Classifier for SvmModel {
             x.check_predict_input(self.n_features)?;
             return Ok(Array2::zeros((x.n_rows(), 1)));
         }
-        Err(Error::Unsupported {
-            model: "svc".into(),
-            what: "probabilities (its scores are distances to the margin; use decision_function)"
-                .into(),
-        })
+        let Some(platt) = &self.probability else {
+            return Err(Error::Unsupported {
+                model: "svc".into(),
+                what: "probabilities unless fitted with probability=true (its scores are \
+                       distances to the margin; use decision_function)"
+                    .into(),
+            });
+        };
+        let ovo = self.decision_values_ovo(x)?;
+        let k = self.classes.len();
+        let mut out = Array2::zeros((x.n_rows(), k));
+        let mut r = vec![vec![0.0; k]; k];
+        for (row, mut o) in ovo.rows().into_iter().zip(out.rows_mut()) {
+            for (p, (d, &f)) in self.duals.iter().zip(row).enumerate() {
+                if let Some((a, b)) = d.classes {
+                    r[a][b] = pair_probability(f, platt.prob_a[p], platt.prob_b[p]);
+                    r[b][a] = 1.0 - r[a][b];
+                }
+            }
+            for (o, p) in o.iter_mut().zip(couple(&r)) {
+                *o = p.ln();
+            }
+        }
+        Ok(out)
     }
     /// LIBSVM's vote over the pairs.
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {

@@ -21,21 +21,23 @@
 //! for a pair when `nu W / 2 <= min(W_a, W_b)`.
 //!
 //! Each pair is solved as LIBSVM solves it: the class seen first in the rows is the `+1`
-//! side and its rows come first, so the solver takes LIBSVM's steps and its models equal
+//! side (but of the labels `-1` and `1`, `1`) and its rows come first, so the solver takes LIBSVM's steps and its models equal
 //! `svm-train`'s; the model stores every pair as `(a, b)` with `a < b` in class order.
 //! (scikit-learn sorts the classes before solving: on data whose first row is not of the
 //! smallest class its solution differs from LIBSVM's within the tolerance.)
 
 use super::dual::Dual;
 use super::kernel::KernelRows;
-use super::model::{DualSummary, SupportVectors, SvmModel, SvmType};
+use super::model::{DualSummary, Platt, SupportVectors, SvmModel, SvmType};
+use super::probability::{sigmoid_fit, Calibration, FOLDS};
 use super::smo::Problem;
-use crate::data::Dataset;
+use crate::data::{Dataset, Label};
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
 use crate::linear::{row_weights, ClassWeight};
 use crate::optim::ConvergenceWarning;
 use crate::param::Params;
+use crate::rng::Rng;
 use crate::with_rows;
 
 crate::params! {
@@ -45,6 +47,7 @@ crate::params! {
         pub c: f64,
         pub class_weight: ClassWeight,
         pub dual: Dual,
+        pub calibration: Calibration,
     }
     schema "svc" {
         /// `C`: the cost of each unit of margin violation `xi_i` (larger: a harder margin)
@@ -52,6 +55,7 @@ crate::params! {
         /// per-class weights multiplying `C` with the sample weights (`C_i = C c_i`)
         class_weight = "none", "`none`, `balanced`, `LABEL:W,...`" => class_weight;
         ..dual: Dual;
+        ..calibration: Calibration;
     }
 }
 
@@ -63,6 +67,7 @@ crate::params! {
         pub nu: f64,
         pub class_weight: ClassWeight,
         pub dual: Dual,
+        pub calibration: Calibration,
     }
     schema "nu-svc" {
         /// `nu` in (0, 1]: an upper bound on the fraction of margin errors, a lower bound on the fraction of support vectors
@@ -70,6 +75,7 @@ crate::params! {
         /// per-class weights multiplying the sample weights (the upper bounds `c_i`)
         class_weight = "none", "`none`, `balanced`, `LABEL:W,...`" => class_weight;
         ..dual: Dual;
+        ..calibration: Calibration;
     }
 }
 
@@ -79,6 +85,7 @@ impl Default for Svc {
             c: 1.0,
             class_weight: ClassWeight::Uniform,
             dual: Dual::default(),
+            calibration: Calibration::default(),
         }
     }
 }
@@ -89,23 +96,58 @@ impl Default for NuSvc {
             nu: 0.5,
             class_weight: ClassWeight::Uniform,
             dual: Dual::default(),
+            calibration: Calibration::default(),
         }
     }
 }
 
 impl Svc {
     pub const KIND: &'static str = "svc";
+
+    /// Fits with probabilities whose cross-validation deals each pair's rows into folds
+    /// in the given orders (to reproduce another tool's folds; [`fit`](Fit::fit) shuffles
+    /// them by `seed`): one permutation per pair, in the order of the duals, of the
+    /// positions of the pair's rows as LIBSVM lists them (the rows of the class seen
+    /// first, then the other's, each in row order); fold `f` of `l` positions is
+    /// `order[f l / 5 .. (f + 1) l / 5]`.
+    pub fn fit_with_fold_orders(&self, data: &Dataset, orders: &[Vec<usize>]) -> Result<SvmModel> {
+        self.check_params()?;
+        let folds = Folds::Given(orders);
+        fit_pairs(
+            data,
+            &self.dual,
+            &self.class_weight,
+            Cost::C(self.c),
+            Some(folds),
+        )
+    }
+
+    fn folds(&self) -> Option<Folds<'static>> {
+        self.calibration.folds()
+    }
 }
 
 impl NuSvc {
     pub const KIND: &'static str = "nu-svc";
 }
 
+impl Calibration {
+    fn folds(&self) -> Option<Folds<'static>> {
+        self.probability.then(|| Folds::Seeded(Rng::new(self.seed)))
+    }
+}
+
 impl Fit for Svc {
     type Model = SvmModel;
     fn fit(&self, data: &Dataset) -> Result<SvmModel> {
         self.check_params()?;
-        fit_pairs(data, &self.dual, &self.class_weight, Cost::C(self.c))
+        fit_pairs(
+            data,
+            &self.dual,
+            &self.class_weight,
+            Cost::C(self.c),
+            self.folds(),
+        )
     }
 }
 
@@ -116,7 +158,58 @@ impl Fit for NuSvc {
         if self.nu <= 0.0 {
             return Err(Error::param("nu", self.nu, "must be in (0, 1]"));
         }
-        fit_pairs(data, &self.dual, &self.class_weight, Cost::Nu(self.nu))
+        let folds = self.calibration.folds();
+        fit_pairs(
+            data,
+            &self.dual,
+            &self.class_weight,
+            Cost::Nu(self.nu),
+            folds,
+        )
+    }
+}
+
+/// How each pair's rows are dealt into the folds of Platt's cross-validation.
+enum Folds<'o> {
+    /// Shuffled by one generator, pair after pair.
+    Seeded(Rng),
+    /// One permutation per pair, given.
+    Given(&'o [Vec<usize>]),
+}
+
+impl Folds<'_> {
+    /// The order of the `l` rows of pair number `p`.
+    fn order(&mut self, p: usize, l: usize) -> Result<Vec<usize>> {
+        match self {
+            Folds::Seeded(rng) => {
+                let mut order: Vec<usize> = (0..l).collect();
+                rng.shuffle(&mut order);
+                Ok(order)
+            }
+            Folds::Given(orders) => {
+                let order = orders.get(p).ok_or_else(|| {
+                    Error::data(format!(
+                        "fold orders: {} given, pair {p} has none",
+                        orders.len()
+                    ))
+                })?;
+                let mut seen = vec![false; l];
+                for &t in order {
+                    if t >= l || std::mem::replace(&mut seen[t], true) {
+                        return Err(Error::data(format!(
+                            "fold order of pair {p}: not a permutation of its {l} rows (position {t})"
+                        )));
+                    }
+                }
+                if order.len() != l {
+                    return Err(Error::data(format!(
+                        "fold order of pair {p}: {} positions for its {l} rows",
+                        order.len()
+                    )));
+                }
+                Ok(order.clone())
+            }
+        }
     }
 }
 
@@ -141,6 +234,7 @@ fn fit_pairs(
     dual: &Dual,
     class_weight: &ClassWeight,
     cost: Cost,
+    mut folds: Option<Folds>,
 ) -> Result<SvmModel> {
     data.check_fit()?;
     let x = data.x();
@@ -166,14 +260,22 @@ fn fit_pairs(
             SvmType::NuSvc
         }
     };
+    let minus_plus = data.classes() == [Label::Int(-1), Label::Int(1)];
     let mut solutions = Vec::new();
+    let mut sigmoids = Platt {
+        prob_a: Vec::new(),
+        prob_b: Vec::new(),
+    };
     with_rows!(x, |m| {
         // the rows' squared norms (rbf), once for every pair
         let kernel_rows = KernelRows::new(m, kernel);
         for a in 0..k {
             for b in a + 1..k {
-                // LIBSVM's orientation: the class seen first is the +1 side, its rows first
-                let (first, second) = if members[a][0] < members[b][0] {
+                // LIBSVM's orientation: the class seen first is the +1 side, its rows
+                // first; but labels -1 / +1 put +1 first
+                let (first, second) = if minus_plus {
+                    (1, 0)
+                } else if members[a][0] < members[b][0] {
                     (a, b)
                 } else {
                     (b, a)
@@ -194,6 +296,16 @@ fn fit_pairs(
                     })
                     .collect();
                 let w: Vec<f64> = rows.iter().map(|&i| weights[i]).collect();
+                if let Some(folds) = &mut folds {
+                    let order = folds.order(solutions.len(), rows.len())?;
+                    let (pa, mut pb) = platt_pair(dual, &kernel_rows, &rows, &y, &w, cost, &order);
+                    if first != a {
+                        // P(a | f_ab) = 1 - P(b | -f_ab) = 1 / (1 + exp(A f_ab - B))
+                        pb = -pb;
+                    }
+                    sigmoids.prob_a.push(pa);
+                    sigmoids.prob_b.push(pb);
+                }
                 let mut s = solve_pair(dual, &kernel_rows, rows, y, &w, cost, (a, b));
                 if first != a {
                     // f_ab = -f_ba
@@ -203,8 +315,80 @@ fn fit_pairs(
                 solutions.push(s);
             }
         }
-    });
-    Ok(assemble(data, kernel, svm_type, &members, solutions))
+        Ok::<(), Error>(())
+    })?;
+    let mut model = assemble(data, kernel, svm_type, &members, solutions);
+    model.probability = folds.map(|_| sigmoids);
+    Ok(model)
+}
+
+/// Platt's `(A, B)` for one pair, in the orientation it is solved in (`y = +1` for the
+/// class seen first): each fold's decision values come from a model fitted on the other
+/// folds, its rows grouped as LIBSVM groups them (the `+1` side's rows first, in the order
+/// of `order`); a fold whose complement holds one side only gets `+-1`.
+fn platt_pair<M: crate::data::RowAccess>(
+    dual: &Dual,
+    kernel_rows: &KernelRows<'_, M>,
+    rows: &[usize],
+    y: &[f64],
+    w: &[f64],
+    cost: Cost,
+    order: &[usize],
+) -> (f64, f64) {
+    let l = rows.len();
+    let mut dec = vec![0.0; l];
+    let mut dense = vec![0.0; kernel_rows.n_cols()];
+    for f in 0..FOLDS {
+        let (begin, end) = (f * l / FOLDS, (f + 1) * l / FOLDS);
+        let rest: Vec<usize> = order[..begin]
+            .iter()
+            .chain(&order[end..])
+            .copied()
+            .collect();
+        let n_pos = rest.iter().filter(|&&t| y[t] > 0.0).count();
+        let held = &order[begin..end];
+        if n_pos == 0 || n_pos == rest.len() {
+            let v = match (n_pos, rest.len()) {
+                (_, 0) => 0.0,
+                (0, _) => -1.0,
+                _ => 1.0,
+            };
+            held.iter().for_each(|&t| dec[t] = v);
+            continue;
+        }
+        // LIBSVM puts +1 first in a two-class problem labelled -1 / +1 (svm_group_classes)
+        let grouped: Vec<usize> = rest
+            .iter()
+            .filter(|&&t| y[t] > 0.0)
+            .chain(rest.iter().filter(|&&t| y[t] < 0.0))
+            .copied()
+            .collect();
+        let sub_w: Vec<f64> = grouped.iter().map(|&t| w[t]).collect();
+        let s = solve_pair(
+            dual,
+            kernel_rows,
+            grouped.iter().map(|&t| rows[t]).collect(),
+            grouped.iter().map(|&t| y[t]).collect(),
+            &sub_w,
+            cost,
+            (0, 1),
+        );
+        let (sv, coef): (Vec<usize>, Vec<f64>) = s
+            .rows
+            .iter()
+            .zip(&s.coef)
+            .filter(|(_, &c)| c != 0.0)
+            .map(|(&r, &c)| (r, c))
+            .unzip();
+        let mut k = vec![0.0; sv.len()];
+        for &t in held {
+            kernel_rows.column::<f64>(rows[t], &sv, &mut dense, &mut k, |_, v| v);
+            let value: f64 = coef.iter().zip(&k).map(|(c, v)| c * v).sum();
+            dec[t] = value - s.summary.rho;
+        }
+    }
+    let positive: Vec<bool> = y.iter().map(|&v| v > 0.0).collect();
+    sigmoid_fit(&dec, &positive)
 }
 
 /// `nu W / 2 <= min(W_a, W_b)` for every pair, or an error naming the largest feasible nu.
