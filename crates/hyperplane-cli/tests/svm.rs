@@ -156,3 +156,72 @@ fn the_maximum_margin_classifier_finds_the_widest_margin_or_says_there_is_none()
         "{e}"
     );
 }
+
+#[test]
+fn one_class_svm_finds_libsvms_boundary_and_predicts_inliers() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("oc.json");
+    let out = train(&heart_scale(), "one-class-svm", &["gamma=auto"], &model);
+    assert!(
+        out.contains("labels unused; training rows inside the boundary"),
+        "{out}"
+    );
+    // svm-train -s 2 -n 0.5 heart_scale: obj = 3366.935440, rho = 54.425690, nSV = 141,
+    // nBSV = 130, #iter = 102
+    let v = json_of(&["inspect", "--model", s(&model), "--json"]);
+    assert!(
+        (v["svm"]["objective"].as_f64().unwrap() - 3366.935440).abs() < 1e-5,
+        "{v}"
+    );
+    assert_eq!(v["svm"]["n_support"], 141);
+    assert_eq!(v["svm"]["iterations"], 102);
+    let predicted = ok(&["predict", "--model", s(&model), "--data", s(&heart_scale())]);
+    let labels: Vec<&str> = predicted.lines().collect();
+    assert_eq!(labels.len(), 270);
+    assert!(
+        labels.iter().all(|l| *l == "1" || *l == "-1"),
+        "{predicted}"
+    );
+    // nu = 0.5 bounds the fraction outside from above
+    let outside = labels.iter().filter(|l| **l == "-1").count();
+    assert!(outside <= 135 && outside > 100, "{outside} outside");
+}
+
+#[test]
+fn svc_with_probability_predicts_probabilities_and_keeps_its_vote() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("p.json");
+    let out = train(
+        &heart_scale(),
+        "svc",
+        &["gamma=auto", "probability=true", "seed=3"],
+        &model,
+    );
+    // the same vote as without probabilities: svm-train's 86.67%
+    assert!(out.contains("training accuracy 0.8667"), "{out}");
+    let text = ok(&[
+        "predict",
+        "--model",
+        s(&model),
+        "--data",
+        s(&heart_scale()),
+        "--proba",
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "-1\t1");
+    for line in &lines[1..] {
+        let p: Vec<f64> = line.split('\t').map(|v| v.parse().unwrap()).collect();
+        assert!((p[0] + p[1] - 1.0).abs() < 1e-5 && p.iter().all(|&q| q > 0.0));
+    }
+    let plain = dir.path().join("plain.json");
+    train(&heart_scale(), "svc", &["gamma=auto"], &plain);
+    let err = common::fails(&[
+        "predict",
+        "--model",
+        s(&plain),
+        "--data",
+        s(&heart_scale()),
+        "--proba",
+    ]);
+    assert!(err.contains("probability=true"), "{err}");
+}

@@ -1,7 +1,7 @@
 //! Conformance checks as a library: scikit-learn's estimator checks, translated, runnable on
 //! any learner.
 //!
-//! [`check_classifier`] and [`check_regressor`] fit the learner on small synthetic data
+//! [`check_classifier`], [`check_regressor`] and [`check_novelty`] fit the learner on small synthetic data
 //! (counts `0..=5`, valid input for every family, its classes linearly separable), dense
 //! and sparse, and return a [`Report`] with one [`CheckResult`] per check and storage. The test suite runs them on
 //! every registered kind and on every choice of its choice parameters (solvers, losses,
@@ -115,10 +115,13 @@ macro_rules! ensure {
     };
 }
 
-/// The estimator under check: a classifier or a regressor, fitted through one call.
+/// The estimator under check: a classifier, a regressor or a novelty detector, fitted
+/// through one call.
 struct Subject<'a> {
     learner: &'a Learner,
     regressor: bool,
+    /// Predicts the training rows' labels (a classifier; not a novelty detector).
+    labels: bool,
 }
 
 impl Subject<'_> {
@@ -279,7 +282,7 @@ fn tiny_inputs(s: &Subject, sparse: bool) -> Check {
         "shape {:?}",
         out.dim()
     );
-    if !s.regressor {
+    if s.labels {
         ensure!(
             m.predict(one.x()).map_err(|e| e.to_string())? == vec![Label::Int(1)],
             "1 sample: wrong class"
@@ -574,7 +577,7 @@ const ONCE: [(&str, CheckFn); 2] = [
 
 fn run(estimator: &str, subject: &Subject) -> Report {
     let mut checks: Vec<(&'static str, CheckFn)> = COMMON.to_vec();
-    if !subject.regressor {
+    if subject.labels {
         checks.extend(CLASSIFIER_ONLY);
     }
     let mut results = Vec::new();
@@ -618,6 +621,20 @@ pub fn check_classifier(estimator: &str, learner: &Learner) -> Report {
         &Subject {
             learner,
             regressor: false,
+            labels: true,
+        },
+    )
+}
+
+/// Runs every check that a novelty detector (its classes are `-1` and `1`, whatever the
+/// rows' labels) must pass: all but the two of labels and probabilities.
+pub fn check_novelty(estimator: &str, learner: &Learner) -> Report {
+    run(
+        estimator,
+        &Subject {
+            learner,
+            regressor: false,
+            labels: false,
         },
     )
 }
@@ -630,6 +647,7 @@ pub fn check_regressor(estimator: &str, learner: &Learner) -> Report {
         &Subject {
             learner,
             regressor: true,
+            labels: false,
         },
     )
 }

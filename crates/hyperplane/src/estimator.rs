@@ -84,6 +84,9 @@ pub enum Task {
     Classifier,
     /// Real numbers (one or more outputs).
     Regressor,
+    /// Novelty detection: inliers (class `1`) and outliers (`-1`) of the training rows'
+    /// distribution; the rows' labels are not used in training.
+    Novelty,
 }
 
 /// A model kind as its family declares it, beside its code; the pipeline's registry
@@ -131,6 +134,14 @@ impl KindInfo {
     pub const fn regressor(name: &'static str, family: &'static str, about: &'static str) -> Self {
         KindInfo {
             task: Task::Regressor,
+            ..KindInfo::classifier(name, family, about)
+        }
+    }
+
+    /// A novelty detector (predicts `1` inside, `-1` outside; labels unused).
+    pub const fn novelty(name: &'static str, family: &'static str, about: &'static str) -> Self {
+        KindInfo {
+            task: Task::Novelty,
             ..KindInfo::classifier(name, family, about)
         }
     }

@@ -101,7 +101,7 @@ struct Lent {
 
 fn dataset<'a>(x: Features<'a>, labels: &[Label], y: &Array2<f64>, task: Task) -> Dataset<'a> {
     match task {
-        Task::Classifier => Dataset::new(x, labels).unwrap(),
+        Task::Classifier | Task::Novelty => Dataset::new(x, labels).unwrap(),
         Task::Regressor => Dataset::regression(x, y.clone()).unwrap(),
     }
 }
@@ -150,7 +150,7 @@ fn copying_kinds<'a>(
         let (model, fit_bytes) = extra_peak(|| learner.fit(&data).unwrap());
         let kept = support_vector_bytes(&model);
         let (_, predict_bytes) = extra_peak(|| match info.task {
-            Task::Classifier => model.predict_index(&x).unwrap().len(),
+            Task::Classifier | Task::Novelty => model.predict_index(&x).unwrap().len(),
             Task::Regressor => model.predict_values(&x).unwrap().len(),
         });
         for (what, bytes) in [

@@ -3,7 +3,7 @@
 //! choice of each of its choice parameters (solvers, losses, orders, methods), so a new
 //! kind or a new solver joins by being declared.
 
-use hyperplane::check::{check_classifier, check_regressor, Outcome, Report};
+use hyperplane::check::{check_classifier, check_novelty, check_regressor, Outcome, Report};
 use hyperplane::data::{Dataset, Features};
 use hyperplane::estimator::Task;
 use hyperplane::pipeline::{registry, Learner};
@@ -44,7 +44,7 @@ fn refused(l: &Learner, task: Task) -> Option<String> {
         (i * (j + 1) % 5) as f64
     }));
     let ds = match task {
-        Task::Classifier => Dataset::new(x, &[0, 1, 0, 1, 0, 1].map(Into::into)),
+        Task::Classifier | Task::Novelty => Dataset::new(x, &[0, 1, 0, 1, 0, 1].map(Into::into)),
         Task::Regressor => Dataset::regression(x, Array2::from_shape_fn((6, 1), |(i, _)| i as f64)),
     };
     match l.fit(&ds.unwrap()) {
@@ -71,6 +71,10 @@ fn every_kind_and_every_choice_passes_every_check() {
                 }
             }
         }
+        if schema.iter().any(|p| p.name == "probability") {
+            // the kernel classifiers' probabilities come from a fit of their own
+            settings.push(Some(("probability", "true")));
+        }
         for setting in settings {
             let l = learner(info.name, setting);
             let name = match setting {
@@ -85,6 +89,7 @@ fn every_kind_and_every_choice_passes_every_check() {
             let report = match info.task {
                 Task::Classifier => check_classifier(&name, &l),
                 Task::Regressor => check_regressor(&name, &l),
+                Task::Novelty => check_novelty(&name, &l),
             };
             assert!(
                 report.results.len() >= 17,

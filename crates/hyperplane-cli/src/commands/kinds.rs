@@ -30,6 +30,7 @@ fn task(t: Task) -> &'static str {
     match t {
         Task::Classifier => "classes",
         Task::Regressor => "numbers",
+        Task::Novelty => "inlier 1 / outlier -1 (labels unused)",
     }
 }
 

@@ -8,7 +8,7 @@ mod theory;
 use std::path::Path;
 
 use hyperplane::data::read::{read, Format, LabelColumn, MissingPolicy, ReadOptions};
-use hyperplane::data::LabelledInput;
+use hyperplane::data::{Label, LabelledInput};
 use hyperplane::linear::{Margins, PlaCheck};
 use hyperplane::metrics::CostMatrix;
 use hyperplane::pipeline::{Evaluation, LinearSummary, Pipeline, PipelineSpec, Validation};
@@ -99,10 +99,20 @@ pub fn train(a: TrainArgs) -> Result<String> {
         spec.fit(&data)?
     };
     pipeline.save(&a.out)?;
+    let novelty = hyperplane::pipeline::registry()
+        .any(|k| k.name == pipeline.kind() && k.task == hyperplane::estimator::Task::Novelty);
     let (score_name, score) = if pipeline.is_regressor() {
         (
             "training_r2",
             pipeline.evaluate_regression(&data)?.report.r2,
+        )
+    } else if novelty {
+        // the labels are not used: the share of training rows the boundary keeps inside
+        let predicted = pipeline.predict(&data.input)?;
+        let inside = predicted.iter().filter(|l| **l == Label::Int(1)).count();
+        (
+            "training_inlier_fraction",
+            inside as f64 / predicted.len().max(1) as f64,
         )
     } else {
         ("training_accuracy", pipeline.evaluate(&data)?.accuracy)
@@ -120,6 +130,8 @@ pub fn train(a: TrainArgs) -> Result<String> {
     } else {
         let what = if pipeline.is_regressor() {
             format!("training R^2 {score:.4}")
+        } else if novelty {
+            format!("labels unused; training rows inside the boundary {score:.4}")
         } else {
             format!(
                 "{} classes; training accuracy {score:.4}",

@@ -106,11 +106,17 @@ impl Pipeline {
             Err(Error::Unsupported { .. }) => (self.model.decision_function(&x)?, None),
             Err(e) => return Err(e),
         };
-        let y_pred: Vec<usize> = scores
-            .rows()
-            .into_iter()
-            .map(|r| crate::numeric::argmax(&r.to_vec()))
-            .collect();
+        // the classes `predict` gives: the largest score, but a kernel SVM's
+        // probabilities (Platt's, from other fits) need not agree with its vote
+        let y_pred: Vec<usize> = if proba.is_some() {
+            self.model.predict_index(&x)?
+        } else {
+            scores
+                .rows()
+                .into_iter()
+                .map(|r| crate::numeric::argmax(&r.to_vec()))
+                .collect()
+        };
         let report = ClassificationReport::from_labels(&y_true, &y_pred, classes)?;
         let roc_auc = if classes.len() == 2 && y_true.contains(&0) && y_true.contains(&1) {
             let positive: Vec<bool> = y_true.iter().map(|&t| t == 1).collect();

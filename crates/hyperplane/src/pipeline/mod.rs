@@ -82,10 +82,11 @@ pub fn regressor_kinds() -> Vec<&'static str> {
         .collect()
 }
 
-/// Every classifier kind the pipeline can train (see [`regressor_kinds`] for the rest).
+/// Every kind the pipeline trains on labelled rows: the classifiers and the novelty
+/// detectors (see [`regressor_kinds`] for the rest).
 pub fn kinds() -> Vec<&'static str> {
     registry()
-        .filter(|k| k.task == Task::Classifier)
+        .filter(|k| k.task != Task::Regressor)
         .map(|k| k.name)
         .collect()
 }

@@ -104,3 +104,15 @@ impl Dual {
         )
     }
 }
+
+/// The rows of positive weight (rows of weight 0 cannot be support vectors and are left
+/// out of the dual), or an error when there are none.
+pub(crate) fn weighted_rows(data: &Dataset) -> Result<Vec<usize>> {
+    let rows: Vec<usize> = (0..data.n_samples())
+        .filter(|&i| data.weight(i) > 0.0)
+        .collect();
+    if rows.is_empty() {
+        return Err(Error::data("every row has weight 0: nothing to fit"));
+    }
+    Ok(rows)
+}

@@ -21,6 +21,7 @@
 //! | `nu-svc` | `NuSVC` | `-s 1` | nu-SVC ([`NuSvc`]) |
 //! | `svr` | `SVR` | `-s 3` | epsilon-SVR ([`Svr`]) |
 //! | `nu-svr` | `NuSVR` | `-s 4` | nu-SVR ([`NuSvr`]) |
+//! | `one-class-svm` | `OneClassSVM` | `-s 2` | the support of one distribution: inliers `1`, outliers `-1` ([`OneClassSvm`]) |
 //!
 //! Every kind shares [`Dual`]: the kernel (`kernel`, `gamma`, `degree`, `coef0`) and the
 //! solver (`tol`, `shrinking`, `cache_mb`, `max_iter`). The files follow LIBSVM's split:
@@ -40,6 +41,7 @@ mod dual;
 mod hard_margin;
 pub mod kernel;
 pub mod model;
+mod one_class;
 pub mod probability;
 mod smo;
 mod svc;
@@ -49,6 +51,7 @@ pub use dual::Dual;
 pub use hard_margin::HardMargin;
 pub use kernel::{Gamma, Kernel, KernelKind};
 pub use model::{DualSummary, Platt, SupportVectors, SvmModel, SvmType};
+pub use one_class::OneClassSvm;
 pub use probability::Calibration;
 pub use svc::{NuSvc, Svc};
 pub use svr::{NuSvr, Svr};
@@ -106,6 +109,11 @@ pub const KINDS: &[KindInfo] = &[
         GROUP,
         "nu-SVR: kernel regression whose nu sets the tube's width",
     ),
+    KindInfo::novelty(
+        OneClassSvm::KIND,
+        GROUP,
+        "one-class SVM: a boundary around the training rows; predicts 1 inside, -1 outside",
+    ),
 ];
 
 const GROUP: &str = "support vector machines";
@@ -118,6 +126,7 @@ pub enum Svm {
     NuSvc(NuSvc),
     Svr(Svr),
     NuSvr(NuSvr),
+    OneClass(OneClassSvm),
 }
 
 macro_rules! each {
@@ -128,6 +137,7 @@ macro_rules! each {
             Svm::NuSvc($p) => $body,
             Svm::Svr($p) => $body,
             Svm::NuSvr($p) => $body,
+            Svm::OneClass($p) => $body,
         }
     };
 }
@@ -141,6 +151,7 @@ impl Svm {
             NuSvc::KIND => Svm::NuSvc(NuSvc::default()),
             Svr::KIND => Svm::Svr(Svr::default()),
             NuSvr::KIND => Svm::NuSvr(NuSvr::default()),
+            OneClassSvm::KIND => Svm::OneClass(OneClassSvm::default()),
             _ => {
                 let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
                 return Err(Error::param(
@@ -173,6 +184,7 @@ impl Learn for Svm {
             Svm::NuSvc(_) => 2,
             Svm::Svr(_) => 3,
             Svm::NuSvr(_) => 4,
+            Svm::OneClass(_) => 5,
         }]
     }
     fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
@@ -182,17 +194,22 @@ impl Learn for Svm {
             Svm::NuSvc(p) => Box::new(p.fit(data)?),
             Svm::Svr(p) => Box::new(p.fit(data)?),
             Svm::NuSvr(p) => Box::new(p.fit(data)?),
+            Svm::OneClass(p) => Box::new(p.fit(data)?),
         })
     }
     /// The sigmoid kernel is not positive semi-definite: its dual is not convex, and the
-    /// solution SMO reaches depends on the order it meets the rows in.
+    /// solution SMO reaches depends on the order it meets the rows in. Probabilities come
+    /// from folds dealt by row position (a repeated row may land in two folds).
     fn depends_on_row_order(&self) -> bool {
         let dual = match self {
             Svm::HardMargin(_) => return false,
+            Svm::Svc(p) if p.calibration.probability => return true,
+            Svm::NuSvc(p) if p.calibration.probability => return true,
             Svm::Svc(p) => &p.dual,
             Svm::NuSvc(p) => &p.dual,
             Svm::Svr(p) => &p.dual,
             Svm::NuSvr(p) => &p.dual,
+            Svm::OneClass(p) => &p.dual,
         };
         dual.kernel == KernelKind::Sigmoid
     }

@@ -83,6 +83,29 @@ pub(crate) struct Solution {
     pub converged: bool,
 }
 
+impl Solution {
+    /// Why the stopping rule was not met, for the model's summary.
+    pub fn warning(&self) -> Option<crate::optim::ConvergenceWarning> {
+        (!self.converged).then_some(crate::optim::ConvergenceWarning::MaxIterations {
+            iterations: self.iterations,
+        })
+    }
+}
+
+/// A feasible start of a dual with `e^T a = total`: the variables in order, each at its
+/// bound `upper_t` until the sum is reached (LIBSVM's start of the nu and one-class duals).
+pub(crate) fn fill_to(total: f64, upper: &[f64]) -> Vec<f64> {
+    let mut left = total;
+    upper
+        .iter()
+        .map(|&c| {
+            let a = c.min(left);
+            left -= a;
+            a
+        })
+        .collect()
+}
+
 /// `tau`: the curvature used where `a_it <= 0`.
 const TAU: f64 = 1e-12;
 

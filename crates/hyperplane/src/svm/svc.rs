@@ -35,7 +35,6 @@ use crate::data::{Dataset, Label};
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
 use crate::linear::{row_weights, ClassWeight};
-use crate::optim::ConvergenceWarning;
 use crate::param::Params;
 use crate::rng::Rng;
 use crate::with_rows;
@@ -479,9 +478,7 @@ fn solve_pair<M: crate::data::RowAccess>(
             .filter(|&t| sol.alpha[t] > 0.0 && sol.alpha[t] >= upper[t])
             .count(),
         iterations: sol.iterations,
-        warning: (!sol.converged).then_some(ConvergenceWarning::MaxIterations {
-            iterations: sol.iterations,
-        }),
+        warning: sol.warning(),
     };
     PairSolution {
         rows,

@@ -15,14 +15,13 @@
 //! `e^T (a + a*) = C nu W` (`W = sum_i c_i`), solved by the `nu` form of SMO, whose `-r` is
 //! the `epsilon` found. `C_i = C c_i` with `c_i` the sample weight.
 
-use super::dual::Dual;
+use super::dual::{weighted_rows, Dual};
 use super::kernel::KernelRows;
 use super::model::{DualSummary, SupportVectors, SvmModel, SvmType};
-use super::smo::Problem;
+use super::smo::{fill_to, Problem};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
-use crate::optim::ConvergenceWarning;
 use crate::param::Params;
 use crate::with_rows;
 
@@ -131,12 +130,7 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
     let x = data.x();
     x.check_fit_input()?;
     let kernel = dual.kernel_on(data)?;
-    let rows: Vec<usize> = (0..data.n_samples())
-        .filter(|&i| data.weight(i) > 0.0)
-        .collect();
-    if rows.is_empty() {
-        return Err(Error::data("every row has weight 0: nothing to fit"));
-    }
+    let rows = weighted_rows(data)?;
     let l = rows.len();
     let target: Vec<f64> = rows.iter().map(|&i| y[[i, 0]]).collect();
     let upper: Vec<f64> = rows.iter().map(|&i| c * data.weight(i)).collect();
@@ -151,15 +145,7 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
         }
         Tube::Nu(nu) => {
             // a feasible start: a_i = a*_i, filled in row order to sum C nu W / 2 each
-            let mut left = nu * upper.iter().sum::<f64>() / 2.0;
-            let half: Vec<f64> = upper
-                .iter()
-                .map(|&ci| {
-                    let a = ci.min(left);
-                    left -= a;
-                    a
-                })
-                .collect();
+            let half = fill_to(nu * upper.iter().sum::<f64>() / 2.0, &upper);
             let p = target
                 .iter()
                 .map(|t| -t)
@@ -197,9 +183,7 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
             .filter(|&&t| coef[t].abs() >= upper[t])
             .count(),
         iterations: sol.iterations,
-        warning: (!sol.converged).then_some(ConvergenceWarning::MaxIterations {
-            iterations: sol.iterations,
-        }),
+        warning: sol.warning(),
     };
     let support_rows: Vec<usize> = support.iter().map(|&t| rows[t]).collect();
     Ok(SvmModel {
