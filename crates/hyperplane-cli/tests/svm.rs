@@ -225,3 +225,72 @@ fn svc_with_probability_predicts_probabilities_and_keeps_its_vote() {
     ]);
     assert!(err.contains("probability=true"), "{err}");
 }
+
+#[test]
+fn a_precomputed_kernel_gives_the_model_of_the_kernel_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    // points on a line, class by side, and K(u, v) = exp(-0.5 (u - v)^2) between them
+    let train_x: Vec<f64> = (0..12).map(|i| i as f64 * 0.5 - 2.6).collect();
+    let test_x = [-3.0, -0.4, 0.6, 2.2];
+    let rbf = |u: f64, v: f64| (-0.5 * (u - v) * (u - v)).exp();
+    let label = |u: f64| if u < 0.0 { "neg" } else { "pos" };
+    let (mut raw, mut kernel) = (String::from("x,label\n"), String::new());
+    let header: Vec<String> = (0..train_x.len()).map(|j| format!("k{j}")).collect();
+    kernel.push_str(&format!("{},label\n", header.join(",")));
+    for &u in &train_x {
+        raw.push_str(&format!("{u},{}\n", label(u)));
+        let row: Vec<String> = train_x.iter().map(|&v| rbf(u, v).to_string()).collect();
+        kernel.push_str(&format!("{},{}\n", row.join(","), label(u)));
+    }
+    let (mut raw_test, mut kernel_test) = (String::from("x\n"), header.join(",") + "\n");
+    for &u in &test_x {
+        raw_test.push_str(&format!("{u}\n"));
+        let row: Vec<String> = train_x.iter().map(|&v| rbf(u, v).to_string()).collect();
+        kernel_test.push_str(&(row.join(",") + "\n"));
+    }
+    let (by_rows, by_matrix) = (dir.path().join("rbf.json"), dir.path().join("k.json"));
+    train(
+        &write(dir.path(), "raw.csv", &raw),
+        "svc",
+        &["gamma=0.5"],
+        &by_rows,
+    );
+    let out = train(
+        &write(dir.path(), "k.csv", &kernel),
+        "svc",
+        &["kernel=precomputed"],
+        &by_matrix,
+    );
+    assert!(out.contains("training accuracy 1.0000"), "{out}");
+    let text = ok(&["inspect", "--model", s(&by_matrix)]);
+    assert!(
+        text.contains("precomputed (features: the kernel values against the 12 training rows)"),
+        "{text}"
+    );
+    let predict = |model: &PathBuf, name: &str, data: &str| {
+        let data = write(dir.path(), name, data);
+        ok(&["predict", "--model", s(model), "--data", s(&data)])
+    };
+    let want = predict(&by_rows, "raw_test.csv", &raw_test);
+    assert_eq!(
+        want.lines().collect::<Vec<_>>(),
+        ["neg", "neg", "pos", "pos"]
+    );
+    assert_eq!(predict(&by_matrix, "k_test.csv", &kernel_test), want);
+    // the training file must be the square matrix of the training rows
+    let err = common::fails(&[
+        "train",
+        "--data",
+        s(&dir.path().join("raw.csv")),
+        "--model",
+        "svc",
+        "--param",
+        "kernel=precomputed",
+        "--out",
+        s(&dir.path().join("bad.json")),
+    ]);
+    assert!(
+        err.contains("n x n") && err.contains("12 rows of 1"),
+        "{err}"
+    );
+}

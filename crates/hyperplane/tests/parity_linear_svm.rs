@@ -7,12 +7,11 @@
 //! score `classes[1]`, which is `+1` too (classes sorted `[-1, 1]`), so the two compare
 //! with the same sign; with `-B 1` its last weight is `w_B` and our intercept is `1 * w_B`.
 
-use std::path::Path;
-
-use hyperplane::data::libsvm;
 use hyperplane::linear::{LinearModel, LinearSvm, SvmLoss, SvmSolver};
-use hyperplane::{Classifier, Dataset, Fit, Label};
+use hyperplane::{Classifier, Fit, Label};
 use serde_json::Value;
+
+mod common;
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -21,10 +20,6 @@ fn cases() -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
     v["cases"].as_array().unwrap().clone()
-}
-
-fn heart() -> Dataset<'static> {
-    libsvm::read_dataset(Path::new(&format!("{DIR}/tests/data/heart_scale")), None).unwrap()
 }
 
 fn numbers(v: &Value) -> Vec<f64> {
@@ -76,7 +71,7 @@ fn ours(case: &Value) -> LinearSvm {
 
 #[test]
 fn the_classes_and_the_sign_of_w_are_liblinear_s() {
-    let data = heart();
+    let data = common::heart_scale();
     assert_eq!(data.n_features(), 13);
     assert_eq!(data.classes(), [Label::Int(-1), Label::Int(1)]);
     for case in cases() {
@@ -87,7 +82,7 @@ fn the_classes_and_the_sign_of_w_are_liblinear_s() {
 
 #[test]
 fn squared_hinge_reaches_liblinear_s_optimum_by_both_solvers() {
-    let data = heart();
+    let data = common::heart_scale();
     for case in cases() {
         let name = case["name"].as_str().unwrap();
         if case["loss"] != "squared_hinge" {
@@ -141,7 +136,7 @@ fn squared_hinge_reaches_liblinear_s_optimum_by_both_solvers() {
 fn hinge_converges_where_liblinear_ran_out_of_passes() {
     // LIBLINEAR's -s 3 at -e 1e-6 stops at its 1000-pass cap, between its dual and its
     // primal objective; the optimum is in that interval, and ours is certified by its gap
-    let data = heart();
+    let data = common::heart_scale();
     let mut seen = 0;
     for case in cases() {
         let name = case["name"].as_str().unwrap();

@@ -5,10 +5,6 @@
 //! `rho` and support-vector counts are the reference, at its default tolerance and at
 //! `-e 1e-8`.
 
-use std::path::Path;
-
-use hyperplane::data::read::{read, ReadOptions};
-use hyperplane::data::RawInput;
 use hyperplane::pipeline::{Learner, Model};
 use hyperplane::svm::SvmModel;
 use hyperplane::transform::StandardScaler;
@@ -33,15 +29,8 @@ fn numbers(v: &Value) -> Vec<f64> {
 }
 
 fn heart() -> (Features<'static>, Vec<Label>) {
-    let input = read(
-        Path::new(&format!("{DIR}/tests/data/heart_scale")),
-        &ReadOptions::default(),
-    )
-    .unwrap();
-    let RawInput::Matrix(x) = input.input else {
-        panic!("LIBSVM reads to a matrix")
-    };
-    (x, input.labels.unwrap())
+    let data = common::heart_scale();
+    (data.x().clone(), data.labels())
 }
 
 /// A scikit-learn bundled CSV: features and the class index.

@@ -220,7 +220,9 @@ impl<'a> Parser<'a> {
             return Err(self.error(
                 lineno,
                 s + 1,
-                "an index >= 1 (LIBSVM indices are 1-based)".into(),
+                "an index >= 1 (LIBSVM indices are 1-based; the `0:ID` column of a \
+                 precomputed-kernel file is not read: drop it)"
+                    .into(),
                 idx_text,
             ));
         }

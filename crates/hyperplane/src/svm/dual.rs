@@ -21,8 +21,8 @@ crate::params! {
         pub max_iter: Option<usize>,
     }
     schema "svm" {
-        /// the kernel `K(u, v)`: `linear` `u.v`, `poly` `(gamma u.v + coef0)^degree`, `rbf` `exp(-gamma ||u - v||^2)`, `sigmoid` `tanh(gamma u.v + coef0)`
-        kernel = "rbf", "`linear`, `poly`, `rbf`, `sigmoid`" => kernel;
+        /// the kernel `K(u, v)`: `linear` `u.v`, `poly` `(gamma u.v + coef0)^degree`, `rbf` `exp(-gamma ||u - v||^2)`, `sigmoid` `tanh(gamma u.v + coef0)`; `precomputed`: the features are the kernel values, at fit the `n x n` matrix `K(x_i, x_j)` of the training rows, at prediction one column per training row
+        kernel = "rbf", "`linear`, `poly`, `rbf`, `sigmoid`, `precomputed`" => kernel;
         /// `gamma` of poly, rbf and sigmoid: `scale` `1 / (n_features Var(X))` (scikit-learn's default), `auto` `1 / n_features` (LIBSVM's), or a number
         gamma = "scale", positive => gamma;
         /// `degree` of the poly kernel
@@ -60,7 +60,7 @@ const MAX_DEGREE: usize = 1 << 16;
 
 impl Dual {
     /// The kernel with `gamma` resolved on the training rows (weighted by their sample
-    /// weights).
+    /// weights); a precomputed kernel's matrix must be square.
     pub fn kernel_on(&self, data: &Dataset) -> Result<Kernel> {
         if self.degree > MAX_DEGREE {
             return Err(Error::param(
@@ -69,9 +69,23 @@ impl Dual {
                 format!("at most {MAX_DEGREE}"),
             ));
         }
+        let (n, d) = (data.n_samples(), data.n_features());
+        if self.kernel == KernelKind::Precomputed && n != d {
+            return Err(Error::param(
+                "kernel",
+                "precomputed",
+                format!(
+                    "takes as features the n x n matrix K(x_i, x_j) of the n training rows: \
+                     got {n} rows of {d} values"
+                ),
+            ));
+        }
         let kernel = Kernel {
             kind: self.kernel,
-            gamma: self.gamma.resolve(data.x(), |i| data.weight(i)),
+            gamma: match self.kernel {
+                KernelKind::Precomputed => 0.0,
+                _ => self.gamma.resolve(data.x(), |i| data.weight(i)),
+            },
             degree: self.degree as u32,
             coef0: self.coef0,
         };

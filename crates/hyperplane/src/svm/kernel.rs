@@ -6,7 +6,13 @@
 //! poly      K(u, v) = (gamma u . v + coef0)^degree
 //! rbf       K(u, v) = exp(-gamma ||u - v||^2),  ||u - v||^2 = ||u||^2 + ||v||^2 - 2 u . v
 //! sigmoid   K(u, v) = tanh(gamma u . v + coef0)
+//! precomputed  K(x_i, x_j) = X[i, j]
 //! ```
+//!
+//! With `precomputed` the features are the kernel values themselves (scikit-learn's
+//! convention): at fit, the `n x n` matrix of the training rows, `X[i, j] = K(x_i, x_j)`;
+//! at prediction, `n_test x n` with column `j` the value against training row `j`. The
+//! model keeps the indices of its support vectors, not their rows.
 //!
 //! A column of the kernel matrix, `K(x_a, x_b)` for many rows `b`, spreads row `a` into a
 //! dense buffer once and takes each `x_b . x_a` over the stored entries of `x_b` only:
@@ -33,6 +39,7 @@ crate::choice_enum! {
         #[default]
         Rbf = "rbf",
         Sigmoid = "sigmoid",
+        Precomputed = "precomputed",
     }
 }
 
@@ -139,7 +146,7 @@ pub struct Kernel {
 impl Kernel {
     /// Checks the parameters: finite, `gamma > 0` where it is used.
     pub fn check(&self) -> Result<()> {
-        if !self.gamma.is_finite() || (self.kind != KernelKind::Linear && self.gamma <= 0.0) {
+        if !self.gamma.is_finite() || (self.uses_gamma() && self.gamma <= 0.0) {
             return Err(Error::param("gamma", self.gamma, "must be finite and > 0"));
         }
         if !self.coef0.is_finite() {
@@ -148,16 +155,30 @@ impl Kernel {
         Ok(())
     }
 
+    /// Whether `K` has a `gamma`.
+    pub fn uses_gamma(&self) -> bool {
+        matches!(
+            self.kind,
+            KernelKind::Poly | KernelKind::Rbf | KernelKind::Sigmoid
+        )
+    }
+
+    /// Whether the features are the kernel values (`precomputed`).
+    pub fn is_precomputed(&self) -> bool {
+        self.kind == KernelKind::Precomputed
+    }
+
     /// Whether `K` needs the squared norms of the rows.
     pub fn needs_norms(&self) -> bool {
         self.kind == KernelKind::Rbf
     }
 
-    /// `K(u, v)` from `u . v` and (rbf) `||u||^2`, `||v||^2`.
+    /// `K(u, v)` from `u . v` and (rbf) `||u||^2`, `||v||^2` (precomputed: `dot` is the
+    /// kernel value).
     #[inline]
     pub fn from_dot(&self, dot: f64, norm_u: f64, norm_v: f64) -> f64 {
         match self.kind {
-            KernelKind::Linear => dot,
+            KernelKind::Linear | KernelKind::Precomputed => dot,
             KernelKind::Poly => (self.gamma * dot + self.coef0).powi(self.degree as i32),
             KernelKind::Rbf => (-self.gamma * (norm_u + norm_v - 2.0 * dot).max(0.0)).exp(),
             KernelKind::Sigmoid => (self.gamma * dot + self.coef0).tanh(),
@@ -204,6 +225,15 @@ impl<'m, M: RowAccess> KernelRows<'m, M> {
 
     /// `K(x_i, x_i)`.
     pub fn diagonal(&self, i: usize) -> f64 {
+        if self.kernel.is_precomputed() {
+            let mut k = 0.0;
+            self.m.for_each_in_row(i, |j, v| {
+                if j == i {
+                    k = v
+                }
+            });
+            return k;
+        }
         let n = self.m.row_norm_sq(i);
         self.kernel.from_dot(n, n, n)
     }
@@ -221,13 +251,16 @@ impl<'m, M: RowAccess> KernelRows<'m, M> {
         self.m.for_each_in_row(a, |j, v| dense[j] = v);
         let na = self.norm(a);
         let x: &[f64] = dense;
+        let precomputed = self.kernel.is_precomputed();
         let fill = |start: usize, out: &mut [T]| {
             for (k, o) in out.iter_mut().enumerate() {
                 let b = rows[start + k];
-                *o = f(
-                    start + k,
-                    self.kernel.from_dot(self.m.dot_row(b, x), na, self.norm(b)),
-                );
+                let dot = if precomputed {
+                    x[b]
+                } else {
+                    self.m.dot_row(b, x)
+                };
+                *o = f(start + k, self.kernel.from_dot(dot, na, self.norm(b)));
             }
         };
         if out.len() < PARALLEL_MIN {
@@ -262,6 +295,22 @@ pub(crate) fn kernel_row<A: RowAccess, B: RowAccess>(
     for (s, o) in out.iter_mut().enumerate() {
         let ns = sv_norms.get(s).copied().unwrap_or(0.0);
         *o = kernel.from_dot(sv.dot_row(s, dense), nt, ns);
+    }
+    x.for_each_in_row(t, |j, _| dense[j] = 0.0);
+}
+
+/// `out[s] = X[t, support[s]]`: a precomputed kernel's values of row `t` against the
+/// support vectors, training rows `support`; `dense` as in [`kernel_row`].
+pub(crate) fn precomputed_row<A: RowAccess>(
+    x: &A,
+    t: usize,
+    support: &[usize],
+    dense: &mut [f64],
+    out: &mut [f64],
+) {
+    x.for_each_in_row(t, |j, v| dense[j] = v);
+    for (o, &j) in out.iter_mut().zip(support) {
+        *o = dense[j];
     }
     x.for_each_in_row(t, |j, _| dense[j] = 0.0);
 }

@@ -235,6 +235,10 @@ impl FittedModel for SvmModel {
             ),
             KernelKind::Rbf => format!("rbf (gamma {})", k.gamma),
             KernelKind::Sigmoid => format!("sigmoid (gamma {}, coef0 {})", k.gamma, k.coef0),
+            KernelKind::Precomputed => format!(
+                "precomputed (features: the kernel values against the {} training rows)",
+                self.n_features
+            ),
         };
         let mut lines = vec![
             ("kernel".to_string(), kernel),

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use rayon::prelude::*;
 
-use super::kernel::{kernel_row, Kernel};
+use super::kernel::{kernel_row, precomputed_row, Kernel};
 use super::probability::{couple, pair_probability};
 use crate::data::{CsrMatrix, Features, Label, RowAccess};
 use crate::error::{Error, Result};
@@ -73,8 +73,16 @@ pub enum SupportVectors {
 }
 
 impl SupportVectors {
-    /// The rows `rows` of `x`, in the storage of `x`.
-    pub fn select(x: &Features, rows: &[usize]) -> Self {
+    /// The rows `rows` of `x`, in the storage of `x`; under a precomputed kernel, rows of
+    /// no columns (the model keeps only their indices).
+    pub fn select(kernel: &Kernel, x: &Features, rows: &[usize]) -> Self {
+        if kernel.is_precomputed() {
+            return SupportVectors::Dense {
+                n_rows: rows.len(),
+                n_cols: 0,
+                values: Vec::new(),
+            };
+        }
         match x {
             Features::Dense(a) => {
                 let mut values = Vec::with_capacity(rows.len() * a.ncols());
@@ -158,7 +166,7 @@ impl SvmModel {
     /// support vectors are computed once, into a buffer of `n_sv` values per thread.
     fn fill_decisions<A: RowAccess, B: RowAccess>(&self, x: &A, sv: &B, out: &mut [f64]) {
         let width = self.duals.len();
-        let (d, n_sv) = (x.n_cols(), sv.n_rows());
+        let (d, n_sv) = (x.n_cols(), self.support.len());
         let sv_norms = self.kernel.norms(sv);
         let starts = self.starts();
         out.par_chunks_mut((PREDICT_BLOCK * width).max(1))
@@ -168,7 +176,11 @@ impl SvmModel {
                 |(dense, k), (block, chunk)| {
                     for (r, values) in chunk.chunks_mut(width).enumerate() {
                         let t = block * PREDICT_BLOCK + r;
-                        kernel_row(&self.kernel, x, t, sv, &sv_norms, dense, k);
+                        if self.kernel.is_precomputed() {
+                            precomputed_row(x, t, &self.support, dense, k);
+                        } else {
+                            kernel_row(&self.kernel, x, t, sv, &sv_norms, dense, k);
+                        }
                         self.pair_values(k, &starts, values);
                     }
                 },
@@ -267,11 +279,23 @@ impl SvmModel {
             }
             SupportVectors::Sparse(m) => (m.indptr().len() - 1, m.n_cols()),
         };
-        if sv_rows != n_sv || sv_cols != self.n_features {
+        // a precomputed kernel reads the support vectors' columns of the input
+        let width = if self.kernel.is_precomputed() {
+            0
+        } else {
+            self.n_features
+        };
+        if sv_rows != n_sv || sv_cols != width {
             return bad(
                 "support_vectors",
+                format!("are {sv_rows} x {sv_cols}, not {n_sv} (support) x {width}"),
+            );
+        }
+        if self.kernel.is_precomputed() && self.support.iter().any(|&s| s >= self.n_features) {
+            return bad(
+                "support",
                 format!(
-                    "are {sv_rows} x {sv_cols}, not {n_sv} (support) x {} (n_features)",
+                    "must index the {} training rows (the columns of a precomputed kernel)",
                     self.n_features
                 ),
             );

@@ -98,7 +98,7 @@ impl Fit for OneClassSvm {
             kernel,
             classes: one_class_labels().to_vec(),
             n_features: data.n_features(),
-            support_vectors: SupportVectors::select(x, &support_rows),
+            support_vectors: SupportVectors::select(&kernel, x, &support_rows),
             n_support: vec![support.len()],
             dual_coef: vec![support.iter().map(|&t| sol.alpha[t]).collect()],
             duals: vec![summary],

@@ -532,7 +532,7 @@ fn assemble(
         kernel,
         classes: data.classes().to_vec(),
         n_features: data.n_features(),
-        support_vectors: SupportVectors::select(data.x(), &support),
+        support_vectors: SupportVectors::select(&kernel, data.x(), &support),
         support,
         n_support,
         dual_coef,

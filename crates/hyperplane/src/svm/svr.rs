@@ -194,7 +194,7 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
         kernel,
         classes: Vec::new(),
         n_features: data.n_features(),
-        support_vectors: SupportVectors::select(x, &support_rows),
+        support_vectors: SupportVectors::select(&kernel, x, &support_rows),
         n_support: vec![support.len()],
         dual_coef: vec![support.iter().map(|&t| coef[t]).collect()],
         duals: vec![summary],

@@ -1,4 +1,4 @@
-//! Helpers shared by the library's integration tests: the vendored CSV data sets, their
+//! Helpers shared by the library's integration tests: the vendored data sets, their
 //! standardisation, and cross-validated accuracy.
 #![allow(dead_code)] // each test file uses its own subset
 
@@ -8,6 +8,12 @@ use hyperplane::{Classifier, Dataset, Label};
 use ndarray::Array2;
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// LIBSVM's example `heart_scale` (270 x 13, labels +1 / -1), vendored.
+pub fn heart_scale() -> Dataset<'static> {
+    let path = format!("{DIR}/tests/data/heart_scale");
+    hyperplane::data::libsvm::read_dataset(std::path::Path::new(&path), None).unwrap()
+}
 
 /// A vendored file of rows of comma-separated numbers, the last one the class; `skip`
 /// header lines (scikit-learn's bundled copies have one, digits none).
