@@ -175,6 +175,39 @@ fn one_class_svm_finds_libsvms_boundary_and_predicts_inliers() {
     );
     assert_eq!(v["svm"]["n_support"], 141);
     assert_eq!(v["svm"]["iterations"], 102);
+    let text = ok(&["inspect", "--model", s(&model)]);
+    assert!(
+        text.contains("support vectors 141\n")
+            && text.contains("predicts     1 inside the boundary, -1 outside")
+            && !text.contains("prior"),
+        "{text}"
+    );
+    let err = common::fails(&[
+        "predict",
+        "--model",
+        s(&model),
+        "--data",
+        s(&heart_scale()),
+        "--proba",
+    ]);
+    assert!(
+        err.contains("one-class-svm cannot use probabilities"),
+        "{err}"
+    );
+    for nu in ["0", "1.5"] {
+        let err = common::fails(&[
+            "train",
+            "--data",
+            s(&heart_scale()),
+            "--model",
+            "one-class-svm",
+            "--param",
+            &format!("nu={nu}"),
+            "--out",
+            s(&model),
+        ]);
+        assert!(err.contains("must be in (0, 1]"), "{err}");
+    }
     let predicted = ok(&["predict", "--model", s(&model), "--data", s(&heart_scale())]);
     let labels: Vec<&str> = predicted.lines().collect();
     assert_eq!(labels.len(), 270);

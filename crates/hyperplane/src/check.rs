@@ -537,6 +537,19 @@ fn probabilities_normalised(s: &Subject, sparse: bool) -> Check {
                     "a probability outside [0, 1]: {r}"
                 );
             }
+            if m.predicts_most_probable() {
+                // the claim lets callers skip predict: it must hold
+                let predicted = m.predict_index(ds.x()).map_err(|e| e.to_string())?;
+                let most: Vec<usize> = p
+                    .rows()
+                    .into_iter()
+                    .map(|r| crate::numeric::argmax(&r.to_vec()))
+                    .collect();
+                ensure!(
+                    predicted == most,
+                    "predicts_most_probable, yet predict differs from the most probable class"
+                );
+            }
             Ok(())
         }
         Err(Error::Unsupported { .. }) => {

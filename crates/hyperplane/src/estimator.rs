@@ -46,6 +46,13 @@ pub trait Classifier {
     fn predict_proba(&self, x: &Features) -> Result<Array2<f64>> {
         Ok(self.predict_log_proba(x)?.mapv_into(f64::exp))
     }
+    /// Whether [`predict_index`](Classifier::predict_index) is the most probable class of
+    /// each row (the first largest of [`predict_proba`](Classifier::predict_proba), up to
+    /// ties made by rounding), so a caller holding the probabilities need not predict
+    /// again. False unless the model says so: a kernel SVM votes over its pairs.
+    fn predicts_most_probable(&self) -> bool {
+        false
+    }
     /// Index into `classes()` of the predicted class of each row (first maximum on ties).
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
         let scores = self.decision_function(x)?;

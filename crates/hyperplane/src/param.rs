@@ -70,6 +70,8 @@ pub enum Check {
     AtLeast2,
     /// In `[0, 1]`.
     Unit,
+    /// In `(0, 1]` (a fraction that must not vanish, as `nu`).
+    Fraction,
 }
 
 impl Check {
@@ -84,6 +86,7 @@ impl Check {
                 Check::AtLeast1 => (v >= 1.0, "must be >= 1"),
                 Check::AtLeast2 => (v >= 2.0, "must be >= 2"),
                 Check::Unit => ((0.0..=1.0).contains(&v), "must be in [0, 1]"),
+                Check::Fraction => (v > 0.0 && v <= 1.0, "must be in (0, 1]"),
             };
             if !ok {
                 return Err(Error::param(name, v, reason));
@@ -561,6 +564,9 @@ macro_rules! __param_range_text {
     (unit) => {
         "`[0, 1]`"
     };
+    (fraction) => {
+        "`(0, 1]`"
+    };
     ($text:literal) => {
         $text
     };
@@ -600,6 +606,9 @@ macro_rules! __param_range_check {
     (unit) => {
         $crate::param::Check::Unit
     };
+    (fraction) => {
+        $crate::param::Check::Fraction
+    };
     ($other:tt) => {
         $crate::param::Check::Any
     };
@@ -624,7 +633,8 @@ macro_rules! __param_range_check {
 ///
 /// Each entry is `name = "default", range => field path` (optionally `as Auto`, the
 /// [`Codec`] that writes `None` as `auto`); the range is a token
-/// (`any`, `bool`, `finite`, `positive`, `non_negative`, `at_least_1`, `at_least_2`, `unit`)
+/// (`any`, `bool`, `finite`, `positive`, `non_negative`, `at_least_1`, `at_least_2`, `unit`,
+/// `fraction`)
 /// or a literal describing the choices. The struct keeps its own `Default`; a test checks
 /// that the declared defaults are its values.
 #[macro_export]

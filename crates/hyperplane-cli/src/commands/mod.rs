@@ -99,8 +99,7 @@ pub fn train(a: TrainArgs) -> Result<String> {
         spec.fit(&data)?
     };
     pipeline.save(&a.out)?;
-    let novelty = hyperplane::pipeline::registry()
-        .any(|k| k.name == pipeline.kind() && k.task == hyperplane::estimator::Task::Novelty);
+    let novelty = is_novelty(pipeline.kind());
     let (score_name, score) = if pipeline.is_regressor() {
         (
             "training_r2",
@@ -328,6 +327,12 @@ pub fn tune(a: TuneArgs) -> Result<String> {
     Ok(out)
 }
 
+/// Whether the kind is a novelty detector (labels unused; predicts inlier `1` / outlier `-1`).
+fn is_novelty(kind: &str) -> bool {
+    hyperplane::pipeline::registry()
+        .any(|k| k.name == kind && k.task == hyperplane::estimator::Task::Novelty)
+}
+
 pub fn inspect(a: InspectArgs) -> Result<String> {
     let mut out = String::new();
     let p = load(&a.model)?;
@@ -406,6 +411,13 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
                 .map(|(n, w)| vec![n.clone(), format!("{w:.6}")]),
         );
         out.push_str(&table(&rows));
+        return Ok(out);
+    }
+    if is_novelty(&summary.kind) {
+        outln!(
+            out,
+            "predicts     1 inside the boundary, -1 outside (labels unused)"
+        );
         return Ok(out);
     }
     let mut rows = vec![vec!["class".to_string(), "prior".to_string()]];

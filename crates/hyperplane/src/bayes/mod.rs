@@ -350,6 +350,9 @@ impl Classifier for NaiveBayesModel {
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
         each!(self, NaiveBayesModel, |m| m.predict_index(x))
     }
+    fn predicts_most_probable(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

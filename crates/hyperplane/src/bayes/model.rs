@@ -162,6 +162,9 @@ impl<P: NaiveBayesParams> Classifier for FittedNB<P> {
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
         Ok(argmax_rows(&self.predict_log_proba(x)?))
     }
+    fn predicts_most_probable(&self) -> bool {
+        true
+    }
 }
 
 /// What a model file holds of a [`FittedNB`].

@@ -106,9 +106,9 @@ impl Pipeline {
             Err(Error::Unsupported { .. }) => (self.model.decision_function(&x)?, None),
             Err(e) => return Err(e),
         };
-        // the classes `predict` gives: the largest score, but a kernel SVM's
-        // probabilities (Platt's, from other fits) need not agree with its vote
-        let y_pred: Vec<usize> = if proba.is_some() {
+        // the classes `predict` gives: the largest score, unless the probabilities may
+        // disagree with the prediction (a kernel SVM's Platt sigmoids and its vote)
+        let y_pred: Vec<usize> = if proba.is_some() && !self.model.predicts_most_probable() {
             self.model.predict_index(&x)?
         } else {
             scores

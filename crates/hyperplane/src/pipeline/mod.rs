@@ -424,6 +424,9 @@ impl Classifier for Model {
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
         self.classifier()?.predict_index(x)
     }
+    fn predicts_most_probable(&self) -> bool {
+        self.classifier().is_ok_and(|c| c.predicts_most_probable())
+    }
 }
 
 #[cfg(test)]

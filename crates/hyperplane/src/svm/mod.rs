@@ -244,7 +244,7 @@ impl FittedModel for SvmModel {
             ("kernel".to_string(), kernel),
             (
                 "support vectors".to_string(),
-                if self.classes.is_empty() {
+                if self.svm_type.single_dual() {
                     self.support.len().to_string()
                 } else {
                     let per: Vec<String> = self.n_support.iter().map(|n| n.to_string()).collect();

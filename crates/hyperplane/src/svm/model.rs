@@ -44,6 +44,17 @@ pub enum SvmType {
 }
 
 impl SvmType {
+    /// The kind that fits this dual.
+    pub fn kind(self) -> &'static str {
+        match self {
+            SvmType::CSvc => super::Svc::KIND,
+            SvmType::NuSvc => super::NuSvc::KIND,
+            SvmType::EpsilonSvr => super::Svr::KIND,
+            SvmType::NuSvr => super::NuSvr::KIND,
+            SvmType::OneClass => super::OneClassSvm::KIND,
+        }
+    }
+
     /// Whether the model has one dual whose value is its output (regressors, one-class)
     /// rather than one per pair of classes.
     pub fn single_dual(self) -> bool {
@@ -440,11 +451,16 @@ impl Classifier for SvmModel {
             return Ok(Array2::zeros((x.n_rows(), 1)));
         }
         let Some(platt) = &self.probability else {
+            let what = if self.svm_type == SvmType::OneClass {
+                "probabilities (its scores are signed distances to the boundary; use \
+                 decision_function)"
+            } else {
+                "probabilities unless fitted with probability=true (its scores are \
+                 distances to the margin; use decision_function)"
+            };
             return Err(Error::Unsupported {
-                model: "svc".into(),
-                what: "probabilities unless fitted with probability=true (its scores are \
-                       distances to the margin; use decision_function)"
-                    .into(),
+                model: self.svm_type.kind().into(),
+                what: what.into(),
             });
         };
         let ovo = self.decision_values_ovo(x)?;

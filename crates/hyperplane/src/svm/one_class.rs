@@ -30,7 +30,7 @@ crate::params! {
     }
     schema "one-class-svm" {
         /// `nu` in (0, 1]: an upper bound on the fraction of training rows outside the boundary, a lower bound on the fraction of support vectors
-        nu = "0.5", unit => nu;
+        nu = "0.5", fraction => nu;
         ..dual: Dual;
     }
 }
@@ -52,9 +52,6 @@ impl Fit for OneClassSvm {
     type Model = SvmModel;
     fn fit(&self, data: &Dataset) -> Result<SvmModel> {
         self.check_params()?;
-        if self.nu <= 0.0 {
-            return Err(Error::param("nu", self.nu, "must be in (0, 1]"));
-        }
         let x = data.x();
         x.check_fit_input()?;
         if data.n_samples() == 0 {

@@ -70,7 +70,7 @@ crate::params! {
     }
     schema "nu-svc" {
         /// `nu` in (0, 1]: an upper bound on the fraction of margin errors, a lower bound on the fraction of support vectors
-        nu = "0.5", unit => nu;
+        nu = "0.5", fraction => nu;
         /// per-class weights multiplying the sample weights (the upper bounds `c_i`)
         class_weight = "none", "`none`, `balanced`, `LABEL:W,...`" => class_weight;
         ..dual: Dual;
@@ -120,10 +120,6 @@ impl Svc {
             Some(folds),
         )
     }
-
-    fn folds(&self) -> Option<Folds<'static>> {
-        self.calibration.folds()
-    }
 }
 
 impl NuSvc {
@@ -145,7 +141,7 @@ impl Fit for Svc {
             &self.dual,
             &self.class_weight,
             Cost::C(self.c),
-            self.folds(),
+            self.calibration.folds(),
         )
     }
 }
@@ -154,9 +150,6 @@ impl Fit for NuSvc {
     type Model = SvmModel;
     fn fit(&self, data: &Dataset) -> Result<SvmModel> {
         self.check_params()?;
-        if self.nu <= 0.0 {
-            return Err(Error::param("nu", self.nu, "must be in (0, 1]"));
-        }
         let folds = self.calibration.folds();
         fit_pairs(
             data,

@@ -54,7 +54,7 @@ crate::params! {
         /// `C`: the cost of each unit of error beyond the tube
         c = "1", positive => c;
         /// `nu` in (0, 1]: an upper bound on the fraction of rows outside the tube, a lower bound on the fraction of support vectors
-        nu = "0.5", unit => nu;
+        nu = "0.5", fraction => nu;
         ..dual: Dual;
     }
 }
@@ -99,9 +99,6 @@ impl Fit for NuSvr {
     type Model = SvmModel;
     fn fit(&self, data: &Dataset) -> Result<SvmModel> {
         self.check_params()?;
-        if self.nu <= 0.0 {
-            return Err(Error::param("nu", self.nu, "must be in (0, 1]"));
-        }
         fit_regression(data, &self.dual, self.c, Tube::Nu(self.nu))
     }
 }
