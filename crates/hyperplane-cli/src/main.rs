@@ -77,6 +77,28 @@ Examples:
         after_help = "Examples:\n  hyperplane inspect --model spam.json --top 15\n  hyperplane inspect --model pla.json --data train.csv   # margins and the PLA bound on the training data"
     )]
     Inspect(InspectArgs),
+    /// Write a model file in another tool's format (LIBSVM's own model format).
+    #[command(after_help = "\
+Examples:
+  hyperplane train --data heart_scale --model svc --param gamma=auto --out heart.json
+  hyperplane export --model heart.json --format libsvm --out heart.model
+  svm-predict heart_scale heart.model out.txt        # LIBSVM reads it
+  hyperplane predict --model heart.model --data heart_scale   # and so do we
+
+LIBSVM's model format (what svm-train writes and svm-predict reads) is plain text: a header
+(svm_type, kernel_type and its gamma / degree / coef0, nr_class, total_sv, rho per pair of
+classes, label, probA / probB with probabilities, nr_sv per class), then one line per support
+vector: its coefficients and its index:value entries, indices from 1.
+
+It holds a kernel SVM alone: svc, nu-svc, svr, nu-svr and one-class-svm trained on
+LIBSVM-format numeric rows, with integer class labels. It cannot hold a text vectorizer, a
+CSV encoder, scaling, binning or polynomial features (nothing turns raw input into those
+rows), nor linear models (linear-svm, hard-margin-svm, logistic regression...), nor what
+training reported (objective, iterations): those models are refused with the reason.
+
+A LIBSVM model file is read wherever a model file is (predict, evaluate, inspect, plot); its
+classes are listed sorted, as ours are, whatever order LIBSVM kept them in.")]
+    Export(ExportArgs),
     /// Train a spam filter on the built-in SpamAssassin corpus, end to end, in seconds.
     #[command(after_help = "Example:\n  hyperplane demo --out spam-model.json")]
     Demo(DemoArgs),
@@ -147,7 +169,7 @@ struct TrainArgs {
 
 #[derive(Args, Debug)]
 struct PredictArgs {
-    /// A model file written by `train`, `tune` or `demo`.
+    /// A model file written by `train`, `tune` or `demo`, or a LIBSVM model file.
     #[arg(long, value_name = "MODEL.json")]
     model: PathBuf,
     #[command(flatten)]
@@ -162,7 +184,7 @@ struct PredictArgs {
 
 #[derive(Args, Debug)]
 struct EvaluateArgs {
-    /// A model file written by `train`, `tune` or `demo`.
+    /// A model file written by `train`, `tune` or `demo`, or a LIBSVM model file.
     #[arg(long, value_name = "MODEL.json")]
     model: PathBuf,
     #[command(flatten)]
@@ -209,7 +231,7 @@ struct TuneArgs {
 
 #[derive(Args, Debug)]
 struct InspectArgs {
-    /// A model file.
+    /// A model file (ours, or a LIBSVM model file).
     #[arg(long, value_name = "MODEL.json")]
     model: PathBuf,
     /// How many top features to show per class.
@@ -225,6 +247,19 @@ struct InspectArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args, Debug)]
+struct ExportArgs {
+    /// The model file to convert (ours, or a LIBSVM model file).
+    #[arg(long, value_name = "MODEL.json")]
+    model: PathBuf,
+    /// The format to write: `libsvm` (LIBSVM's model format, read by svm-predict).
+    #[arg(long, value_name = "libsvm")]
+    format: String,
+    /// Where to write it.
+    #[arg(long, value_name = "FILE.model")]
+    out: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -253,6 +288,7 @@ fn run(command: Command) -> hyperplane::Result<String> {
         Command::Evaluate(a) => commands::evaluate(a),
         Command::Tune(a) => commands::tune(a),
         Command::Inspect(a) => commands::inspect(a),
+        Command::Export(a) => commands::export(a),
         Command::Demo(a) => commands::demo(a),
         Command::Theory(c) => commands::theory(c),
         Command::Kinds(a) => commands::kinds::kinds(a),

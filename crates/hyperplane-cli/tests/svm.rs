@@ -5,7 +5,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{json_of, ok, s, train, write};
+use common::{fails, json_of, ok, s, train, write};
 
 /// LIBSVM's example file, vendored with the library's tests.
 fn heart_scale() -> PathBuf {
@@ -326,4 +326,87 @@ fn a_precomputed_kernel_gives_the_model_of_the_kernel_it_holds() {
         err.contains("n x n") && err.contains("12 rows of 1"),
         "{err}"
     );
+}
+
+/// A fixture of LIBSVM model files (`scripts/fixtures/gen_libsvm_models.py`).
+fn libsvm_fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../hyperplane/tests/fixtures/libsvm_models")
+        .join(name)
+}
+
+#[test]
+fn export_writes_a_libsvm_model_that_predict_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("svc.json");
+    train(&heart_scale(), "svc", &["gamma=auto"], &model);
+    let out = dir.path().join("svc.model");
+    let text = ok(&[
+        "export",
+        "--model",
+        s(&model),
+        "--format",
+        "libsvm",
+        "--out",
+        s(&out),
+    ]);
+    assert!(text.contains("svc.model"), "{text}");
+    let file = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        file.starts_with("svm_type c_svc\nkernel_type rbf\n"),
+        "{file}"
+    );
+    let data = heart_scale();
+    let ours = ok(&["predict", "--model", s(&model), "--data", s(&data)]);
+    let exported = ok(&["predict", "--model", s(&out), "--data", s(&data)]);
+    assert_eq!(ours, exported);
+    let e = ok(&["evaluate", "--model", s(&out), "--data", s(&data)]);
+    assert!(e.contains("accuracy 0.8667"), "{e}");
+}
+
+#[test]
+fn predict_and_inspect_take_a_model_file_written_by_svm_train() {
+    let model = libsvm_fixture("heart_rbf.model");
+    let predicted = ok(&["predict", "--model", s(&model), "--data", s(&heart_scale())]);
+    let want = std::fs::read_to_string(libsvm_fixture("heart_rbf.predict")).unwrap();
+    assert_eq!(predicted, want);
+    let text = ok(&["inspect", "--model", s(&model)]);
+    assert!(
+        text.contains("not recorded in a LIBSVM model file") && text.contains("rho -0.424462"),
+        "{text}"
+    );
+}
+
+#[test]
+fn export_refuses_what_a_libsvm_model_file_cannot_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("nb.json");
+    train(&heart_scale(), "gaussian-nb", &[], &model);
+    let out = dir.path().join("nb.model");
+    let e = fails(&[
+        "export",
+        "--model",
+        s(&model),
+        "--format",
+        "libsvm",
+        "--out",
+        s(&out),
+    ]);
+    assert!(
+        e.contains("nb.model") && e.contains("gaussian-nb") && e.contains("not a kernel SVM"),
+        "{e}"
+    );
+    let e = fails(&[
+        "export",
+        "--model",
+        s(&model),
+        "--format",
+        "onnx",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("libsvm"), "{e}");
+    let bad = write(dir.path(), "bad.model", "svm_type c_svc\nkernel_type rbf\n");
+    let e = fails(&["predict", "--model", s(&bad), "--data", s(&heart_scale())]);
+    assert!(e.contains("bad.model") && e.contains("line 2"), "{e}");
 }

@@ -19,7 +19,7 @@ use serde_json::json;
 use crate::outln;
 use crate::output::{assignments, json_text, table};
 use crate::progress::Step;
-use crate::{DataArgs, EvaluateArgs, InspectArgs, PredictArgs, TrainArgs, TuneArgs};
+use crate::{DataArgs, EvaluateArgs, ExportArgs, InspectArgs, PredictArgs, TrainArgs, TuneArgs};
 
 pub use demo::demo;
 pub use theory::{theory, TheoryCommand};
@@ -79,8 +79,25 @@ fn spec_with_params(
     Ok(spec)
 }
 
+/// Reads a model file: ours, or a LIBSVM model file.
 fn load(path: &Path) -> Result<Pipeline> {
-    Pipeline::load(path)
+    Pipeline::load_any(path)
+}
+
+/// `hyperplane export`: a model file written in another tool's format.
+pub fn export(a: ExportArgs) -> Result<String> {
+    let pipeline = load(&a.model)?;
+    match a.format.as_str() {
+        "libsvm" => pipeline.save_libsvm(&a.out)?,
+        other => {
+            return Err(Error::param(
+                "format",
+                other,
+                "the one export format is `libsvm` (LIBSVM's model format)",
+            ))
+        }
+    }
+    Ok(format!("wrote {} (LIBSVM model format)\n", a.out.display()))
 }
 
 pub fn train(a: TrainArgs) -> Result<String> {
@@ -388,7 +405,11 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
     if let Some(v) = summary.vocabulary_size {
         outln!(out, "vocabulary   {v} terms");
     }
-    outln!(out, "trained on   {} rows", summary.n_train);
+    if summary.n_train == 0 {
+        outln!(out, "trained on   (not recorded in a LIBSVM model file)");
+    } else {
+        outln!(out, "trained on   {} rows", summary.n_train);
+    }
     for t in &summary.transforms {
         outln!(out, "transform    {t}");
     }

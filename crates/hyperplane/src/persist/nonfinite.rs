@@ -57,6 +57,19 @@ impl<'de> Deserialize<'de> for F64 {
     }
 }
 
+/// One `f64` field that may be non-finite.
+pub mod scalar {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        F64(*v).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(F64::deserialize(d)?.0)
+    }
+}
+
 /// `Vec<f64>` with non-finite values.
 pub mod vec {
     use super::*;

@@ -22,7 +22,7 @@ use std::path::Path;
 use super::Model;
 
 /// One line describing a fitted transform, for `inspect`.
-fn describe_transform(t: &FittedTransform) -> String {
+pub(super) fn describe_transform(t: &FittedTransform) -> String {
     match t {
         FittedTransform::Discretize(d) => {
             let binned: Vec<String> = d
@@ -58,7 +58,7 @@ pub enum InputStage {
 }
 
 impl InputStage {
-    fn describe(&self) -> &'static str {
+    pub(super) fn describe(&self) -> &'static str {
         match self {
             InputStage::Text(_) => "text documents (tsv or a folder of files)",
             InputStage::Table(_) => "a CSV table",

@@ -25,6 +25,7 @@
 mod evaluate;
 mod fitted;
 mod learning_curve;
+mod libsvm_model;
 mod spec;
 mod tune;
 

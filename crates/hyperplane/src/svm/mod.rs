@@ -26,7 +26,8 @@
 //! Every kind shares [`Dual`]: the kernel (`kernel`, `gamma`, `degree`, `coef0`) and the
 //! solver (`tol`, `shrinking`, `cache_mb`, `max_iter`). The files follow LIBSVM's split:
 //! [`kernel`] (the functions and columns of `Q`), `cache` (the column cache), `smo` (the
-//! solver), [`model`] (the fitted [`SvmModel`]), `svc` and `svr` (each kind's dual).
+//! solver), [`model`] (the fitted [`SvmModel`]), `svc` and `svr` (each kind's dual), and
+//! [`libsvm_format`] (LIBSVM's own model files, read and written).
 //!
 //! Differences from LIBSVM, by design: the model lists the classes sorted (LIBSVM in the
 //! order first seen; each pair is still solved in LIBSVM's orientation, see `svc`);
@@ -40,6 +41,7 @@ mod cache;
 mod dual;
 mod hard_margin;
 pub mod kernel;
+pub mod libsvm_format;
 pub mod model;
 mod one_class;
 pub mod probability;
@@ -50,7 +52,7 @@ mod svr;
 pub use dual::Dual;
 pub use hard_margin::HardMargin;
 pub use kernel::{Gamma, Kernel, KernelKind};
-pub use model::{DualSummary, Platt, SupportVectors, SvmModel, SvmType};
+pub use model::{DualSummary, Platt, Provenance, SupportVectors, SvmModel, SvmType};
 pub use one_class::OneClassSvm;
 pub use probability::Calibration;
 pub use svc::{NuSvc, Svc};
@@ -252,11 +254,27 @@ impl FittedModel for SvmModel {
                 },
             ),
         ];
+        let imported = !self.provenance.is_fitted();
+        if imported {
+            lines.push((
+                "source".to_string(),
+                "a LIBSVM model file: the objective, the support vectors at the bound and the \
+                 iterations were not recorded in it"
+                    .to_string(),
+            ));
+        }
         for d in &self.duals {
             let what = match d.classes {
                 Some((a, b)) => format!("dual {} vs {}", self.classes[a], self.classes[b]),
                 None => "dual".to_string(),
             };
+            if imported {
+                lines.push((
+                    what,
+                    format!("rho {:.6}, {} support vectors", d.rho, d.n_support),
+                ));
+                continue;
+            }
             let mut text = format!(
                 "objective {:.6}, rho {:.6}, {} support vectors ({} at the bound), {} iterations",
                 d.objective, d.rho, d.n_support, d.n_bounded_support, d.iterations

@@ -127,13 +127,45 @@ impl SupportVectors {
     }
 }
 
+/// Where a model comes from: what its [`DualSummary`]s hold and what width of input it takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provenance {
+    /// Fitted here: every figure of the duals is the solver's, and predictions take
+    /// rows of exactly `n_features` features.
+    #[default]
+    Fitted,
+    /// Read from a LIBSVM model file (see [`libsvm_format`](super::libsvm_format)). The
+    /// file records `rho`, the coefficients and the support vectors only: each dual's
+    /// `objective` is NaN and its `n_bounded_support` and `iterations` 0 (not recorded),
+    /// `support` holds the position of each support vector in the file's SV section, and
+    /// `n_features` is the largest index among the support vectors. As `svm-predict`, it
+    /// takes rows of any width: a missing index is 0, and the entries beyond the support
+    /// vectors' width still count in the norm of the row (rbf). Probabilities couple the
+    /// pairs in the file's label order, as `svm-predict -b 1` does (the coupling is
+    /// iterative: another order stops at another point within its tolerance).
+    LibsvmFile {
+        /// The classes in the order of the file's `label` line (indices into `classes`).
+        label_order: Vec<usize>,
+    },
+}
+
+impl Provenance {
+    /// Whether the model was fitted here.
+    pub fn is_fitted(&self) -> bool {
+        *self == Provenance::Fitted
+    }
+}
+
 /// What the solve of one dual found (one pair of classes, or the regression).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DualSummary {
     /// The classes `(a, b)` of the pair (indices into the classes; `a` is the `+1` side).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub classes: Option<(usize, usize)>,
-    /// The dual objective at the solution (LIBSVM's `obj`).
+    /// The dual objective at the solution (LIBSVM's `obj`); NaN when not recorded (a
+    /// model read from a LIBSVM model file).
+    #[serde(with = "crate::persist::nonfinite::scalar")]
     pub objective: f64,
     /// The offset: `f(x) = sum coef K - rho`.
     pub rho: f64,
@@ -169,15 +201,28 @@ pub struct SvmModel {
     /// The pairs' sigmoids for probabilities, when fitted with `probability=true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probability: Option<Platt>,
+    /// Fitted here, or read from a LIBSVM model file.
+    #[serde(default, skip_serializing_if = "Provenance::is_fitted")]
+    pub provenance: Provenance,
 }
 
 impl SvmModel {
+    /// Checks rows given to predict: finite, and `n_features` wide for a fitted model (a
+    /// model read from a LIBSVM model file takes any width, as `svm-predict` does).
+    fn check_input(&self, x: &Features) -> Result<()> {
+        match self.provenance {
+            Provenance::Fitted => x.check_predict_input(self.n_features),
+            Provenance::LibsvmFile { .. } => x.check_finite("X at predict"),
+        }
+    }
+
     /// `out[i * width + p] = f_p(x_i)` for every row `i` of `x` and dual `p`, `width` the
     /// number of duals. Rows in parallel blocks; each row's kernel values against the
     /// support vectors are computed once, into a buffer of `n_sv` values per thread.
     fn fill_decisions<A: RowAccess, B: RowAccess>(&self, x: &A, sv: &B, out: &mut [f64]) {
         let width = self.duals.len();
-        let (d, n_sv) = (x.n_cols(), self.support.len());
+        // the rows may be narrower or wider than the support vectors (LIBSVM model files)
+        let (d, n_sv) = (x.n_cols().max(sv.n_cols()), self.support.len());
         let sv_norms = self.kernel.norms(sv);
         let starts = self.starts();
         out.par_chunks_mut((PREDICT_BLOCK * width).max(1))
@@ -229,7 +274,7 @@ impl SvmModel {
     /// `(0, 1), (0, 2), ..., (1, 2), ...`; positive votes for `a`. A regressor: its
     /// prediction.
     pub fn decision_values_ovo(&self, x: &Features) -> Result<Array2<f64>> {
-        x.check_predict_input(self.n_features)?;
+        self.check_input(x)?;
         let width = self.duals.len();
         let mut out = vec![0.0; x.n_rows() * width];
         match &self.support_vectors {
@@ -367,6 +412,19 @@ impl SvmModel {
         if self.duals.iter().any(|d| !d.rho.is_finite()) {
             return bad("duals", "rho must be finite".into());
         }
+        if let Provenance::LibsvmFile { label_order } = &self.provenance {
+            let mut seen = vec![false; k];
+            let permutation = label_order.len() == if self.svm_type.single_dual() { 0 } else { k }
+                && label_order
+                    .iter()
+                    .all(|&a| a < k && !std::mem::replace(&mut seen[a], true));
+            if !permutation {
+                return bad(
+                    "provenance",
+                    format!("label_order {label_order:?} is not an order of the {k} classes"),
+                );
+            }
+        }
         if let Some(p) = &self.probability {
             if self.svm_type.single_dual() {
                 return bad("probability", "is only for classifiers of pairs".into());
@@ -382,6 +440,26 @@ impl SvmModel {
             }
         }
         Ok(())
+    }
+}
+
+impl SvmModel {
+    /// The class probabilities from the pairwise ones, coupled in the order of the
+    /// classes, or in the label order of the LIBSVM model file the model was read from.
+    fn couple_in_order(&self, r: &[Vec<f64>]) -> Vec<f64> {
+        let order = match &self.provenance {
+            Provenance::LibsvmFile { label_order } if label_order.len() == r.len() => label_order,
+            _ => return couple(r),
+        };
+        let permuted: Vec<Vec<f64>> = order
+            .iter()
+            .map(|&a| order.iter().map(|&b| r[a][b]).collect())
+            .collect();
+        let mut p = vec![0.0; r.len()];
+        for (&a, v) in order.iter().zip(couple(&permuted)) {
+            p[a] = v;
+        }
+        p
     }
 }
 
@@ -408,7 +486,7 @@ impl Classifier for SvmModel {
     fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
         let k = self.classes.len();
         if k == 1 {
-            x.check_predict_input(self.n_features)?;
+            self.check_input(x)?;
             return Ok(Array2::zeros((x.n_rows(), 1)));
         }
         let ovo = self.decision_values_ovo(x)?;
@@ -447,7 +525,7 @@ impl Classifier for SvmModel {
     }
     fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
         if self.classes.len() == 1 {
-            x.check_predict_input(self.n_features)?;
+            self.check_input(x)?;
             return Ok(Array2::zeros((x.n_rows(), 1)));
         }
         let Some(platt) = &self.probability else {
@@ -474,7 +552,7 @@ impl Classifier for SvmModel {
                     r[b][a] = 1.0 - r[a][b];
                 }
             }
-            for (o, p) in o.iter_mut().zip(couple(&r)) {
+            for (o, p) in o.iter_mut().zip(self.couple_in_order(&r)) {
                 *o = p.ln();
             }
         }
@@ -483,7 +561,7 @@ impl Classifier for SvmModel {
     /// LIBSVM's vote over the pairs.
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
         if self.classes.len() == 1 {
-            x.check_predict_input(self.n_features)?;
+            self.check_input(x)?;
             return Ok(vec![0; x.n_rows()]);
         }
         let ovo = self.decision_values_ovo(x)?;

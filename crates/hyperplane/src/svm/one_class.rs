@@ -13,7 +13,7 @@
 
 use super::dual::{weighted_rows, Dual};
 use super::kernel::KernelRows;
-use super::model::{one_class_labels, DualSummary, SupportVectors, SvmModel, SvmType};
+use super::model::{one_class_labels, DualSummary, Provenance, SupportVectors, SvmModel, SvmType};
 use super::smo::{fill_to, Problem};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -101,6 +101,7 @@ impl Fit for OneClassSvm {
             duals: vec![summary],
             support: support_rows,
             probability: None,
+            provenance: Provenance::Fitted,
         })
     }
 }

@@ -28,7 +28,7 @@
 
 use super::dual::Dual;
 use super::kernel::KernelRows;
-use super::model::{DualSummary, Platt, SupportVectors, SvmModel, SvmType};
+use super::model::{DualSummary, Platt, Provenance, SupportVectors, SvmModel, SvmType};
 use super::probability::{sigmoid_fit, Calibration, FOLDS};
 use super::smo::Problem;
 use crate::data::{Dataset, Label};
@@ -531,5 +531,6 @@ fn assemble(
         dual_coef,
         duals,
         probability: None,
+        provenance: Provenance::Fitted,
     }
 }

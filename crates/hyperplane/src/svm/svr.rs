@@ -17,7 +17,7 @@
 
 use super::dual::{weighted_rows, Dual};
 use super::kernel::KernelRows;
-use super::model::{DualSummary, SupportVectors, SvmModel, SvmType};
+use super::model::{DualSummary, Provenance, SupportVectors, SvmModel, SvmType};
 use super::smo::{fill_to, Problem};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -197,5 +197,6 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
         duals: vec![summary],
         support: support_rows,
         probability: None,
+        provenance: Provenance::Fitted,
     })
 }
