@@ -15,7 +15,7 @@ use super::Model;
 use crate::error::{Error, Result};
 use crate::persist;
 use crate::svm::libsvm_format;
-use crate::svm::{NuSvc, NuSvr, OneClassSvm, Svc, SvmModel, SvmType, Svr};
+use crate::svm::SvmModel;
 
 impl Pipeline {
     /// Reads a LIBSVM model file (as `svm-train` writes it) into a pipeline that takes
@@ -27,16 +27,10 @@ impl Pipeline {
 
     fn from_libsvm_bytes(path: &Path, bytes: &[u8]) -> Result<Pipeline> {
         let model = libsvm_format::read(bytes, path)?;
-        let kind = match model.svm_type {
-            SvmType::CSvc => Svc::KIND,
-            SvmType::NuSvc => NuSvc::KIND,
-            SvmType::EpsilonSvr => Svr::KIND,
-            SvmType::NuSvr => NuSvr::KIND,
-            SvmType::OneClass => OneClassSvm::KIND,
-        };
+        let kind = model.svm_type.kind();
         let k = model.kernel;
         let mut params = vec![("kernel".to_string(), k.kind.to_string())];
-        if k.kind != crate::svm::KernelKind::Linear {
+        if k.uses_gamma() {
             params.push(("gamma".to_string(), k.gamma.to_string()));
         }
         if k.kind == crate::svm::KernelKind::Poly {

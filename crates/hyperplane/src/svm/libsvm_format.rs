@@ -136,7 +136,7 @@ pub fn write(model: &SvmModel) -> Result<String> {
     if k.kind == KernelKind::Poly {
         line_of(&mut out, "degree", [k.degree.to_string()]);
     }
-    if k.kind != KernelKind::Linear {
+    if k.uses_gamma() {
         line_of(&mut out, "gamma", [num(k.gamma)]);
     }
     if matches!(k.kind, KernelKind::Poly | KernelKind::Sigmoid) {
