@@ -10,7 +10,7 @@ use hyperplane::data::{LabelledInput, RawInput};
 use hyperplane::pipeline::{Learner, Model, Pipeline};
 use hyperplane::svm::libsvm_format;
 use hyperplane::svm::{SupportVectors, SvmModel};
-use hyperplane::{Classifier, Dataset, Features, Fit, Label, Params};
+use hyperplane::{Classifier, Dataset, Features, Label, Params};
 use ndarray::Array2;
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
@@ -370,7 +370,7 @@ fn malformed_model_files_are_refused_naming_the_line() {
     assert!(read_text(&good).is_ok());
     let rho_line = good.lines().find(|l| l.starts_with("rho ")).unwrap();
     let cut_at_sv = |t: &str| t[..t.find("\nSV\n").unwrap() + 4].to_string();
-    let cases: Vec<(&str, String, &str)> = vec![
+    let mut cases: Vec<(&str, String, &str)> = vec![
         (
             "truncated SV section",
             good[..good.len() / 2]
@@ -483,6 +483,21 @@ fn malformed_model_files_are_refused_naming_the_line() {
             "line",
         ),
     ];
+    // a precomputed kernel's support vector is `0:ID` alone
+    let pre = std::fs::read_to_string(fixture("precomputed_heart_split.model")).unwrap();
+    assert!(read_text(&pre).is_ok());
+    let sv = |line: &str| pre.replacen("\n1 0:3 \n", &format!("\n{line}\n"), 1);
+    cases.extend([
+        (
+            "precomputed ID 0",
+            sv("1 0:0"),
+            "line 9: a kernel_type precomputed",
+        ),
+        ("precomputed ID", sv("1 0:x"), "found `0:x`"),
+        ("precomputed extra", sv("1 0:3 1:2"), "found `1:2` after it"),
+        ("precomputed nothing", sv("1"), "found nothing"),
+        ("precomputed value", sv("1 3:0.5"), "found `3:0.5`"),
+    ]);
     for (what, text, expected) in cases {
         let err = match std::panic::catch_unwind(|| read_text(&text)) {
             Ok(Err(e)) => e.to_string(),
@@ -534,22 +549,6 @@ fn models_the_format_cannot_hold_are_refused_on_export() {
         let e = p.save_libsvm(&out).unwrap_err().to_string();
         assert!(e.contains("not a kernel SVM") && e.contains(kind), "{e}");
     }
-    // a precomputed kernel: its `0:ID` support-vector lines are not written yet
-    let x = matrix(&heart).to_dense();
-    let k = Features::from(x.dot(&x.t()));
-    let data = Dataset::new(k, heart.labels.as_ref().unwrap()).unwrap();
-    let model = hyperplane::svm::Svc {
-        dual: hyperplane::svm::Dual {
-            kernel: hyperplane::svm::KernelKind::Precomputed,
-            ..Default::default()
-        },
-        ..Default::default()
-    }
-    .fit(&data)
-    .unwrap();
-    let e = libsvm_format::write(&model).unwrap_err().to_string();
-    assert!(e.contains("kernel=precomputed"), "{e}");
-    assert!(!out.exists());
     // a text-labelled svc on numeric rows: LIBSVM's labels are integers
     let x = matrix(&heart);
     let y: Vec<Label> = heart

@@ -4,8 +4,9 @@
 //! `scripts/fixtures/gen_svm_precomputed_fixtures.py`; and the same model as the kernel the
 //! matrix was computed from.
 
-use hyperplane::pipeline::{Learner, Model};
-use hyperplane::svm::SvmModel;
+use hyperplane::data::RawInput;
+use hyperplane::pipeline::{Learner, Model, Pipeline};
+use hyperplane::svm::{libsvm_format, KernelKind, SvmModel};
 use hyperplane::{Classifier, Dataset, Error, Features, Label, Params};
 use ndarray::Array2;
 use serde_json::Value;
@@ -155,6 +156,22 @@ fn svm_train_t4_cases_have_its_objective_rho_support_and_predictions() {
         {
             assert!(close(*a, b, 1e-5), "{name} test row {i}: {a} vs {b}");
         }
+        // written as a LIBSVM model file: the `0:ID` lines name the support rows as
+        // svm-train's file does, and the file reads back to the same decision values
+        let text = libsvm_format::write(m).unwrap();
+        let back = libsvm_format::read(text.as_bytes(), std::path::Path::new("m")).unwrap();
+        assert_eq!(back.support, m.support, "{name}");
+        let first = m.support[0] + 1;
+        assert!(text.contains(&format!(" 0:{first}\n")), "{name}");
+        let bits = |m: &SvmModel| -> Vec<u64> {
+            let v = m.decision_values_ovo(&kt).unwrap();
+            v.iter().map(|v| v.to_bits()).collect()
+        };
+        assert_eq!(bits(&back), bits(m), "{name}: decision values read back");
+        let theirs = libsvm_model(name);
+        let mut theirs_support = svm(theirs.model()).support.clone();
+        theirs_support.sort();
+        assert_eq!(ours, theirs_support, "{name}: svm-train's file");
         names.push(name);
     }
     assert_eq!(
@@ -167,6 +184,57 @@ fn svm_train_t4_cases_have_its_objective_rho_support_and_predictions() {
             "heart_svr"
         ]
     );
+}
+
+/// svm-train's `-t 4` model file of a libsvm case, as a pipeline.
+fn libsvm_model(name: &str) -> Pipeline {
+    let path = format!("{DIR}/tests/fixtures/libsvm_models/precomputed_{name}.model");
+    Pipeline::from_libsvm_model(std::path::Path::new(&path)).unwrap()
+}
+
+#[test]
+fn svm_train_t4_model_files_predict_as_svm_predict() {
+    let (x, _) = heart();
+    for case in fixture()["libsvm_cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let p = libsvm_model(name);
+        let m = svm(p.model());
+        assert_eq!(m.kernel.kind, KernelKind::Precomputed, "{name}");
+        let (train, test) = (indices(&case["train"]), indices(&case["test"]));
+        // the `0:ID` serials are the training rows of the support vectors
+        assert_eq!(m.n_features, m.support.iter().max().unwrap() + 1, "{name}");
+        let mut support = m.support.clone();
+        support.sort();
+        let mut theirs = indices(&case["support"]);
+        theirs.sort();
+        assert_eq!(support, theirs, "{name}");
+        let kind = case["kernel"].as_str().unwrap();
+        let kt = gram(kind, &rows(&x, &test), &rows(&x, &train), HEART_GAMMA);
+        let want = numbers(&case["predictions"]);
+        let predicted: Vec<f64> = if p.is_regressor() {
+            let raw = RawInput::Matrix(Features::from(kt.clone()));
+            p.predict_values(&raw).unwrap().iter().copied().collect()
+        } else {
+            let raw = RawInput::Matrix(Features::from(kt.clone()));
+            p.predict(&raw).unwrap().iter().map(as_number).collect()
+        };
+        for (i, (a, b)) in predicted.iter().zip(&want).enumerate() {
+            // labels exactly; svm-predict prints regression values with %.17g, from kernel
+            // values whose last bits differ from ours
+            assert!(close(*a, *b, 1e-9), "{name} test row {i}: {a} vs {b}");
+        }
+        // a row narrower than the last support row: the columns it lacks are 0, as in
+        // any LIBSVM-format row
+        let last = *m.support.iter().max().unwrap();
+        let mut cut = kt.slice(ndarray::s![0..1, ..]).to_owned();
+        cut[[0, last]] = 0.0;
+        let narrow = cut.slice(ndarray::s![.., 0..last]).to_owned();
+        let (a, b) = (
+            m.decision_values_ovo(&Features::from(cut)).unwrap(),
+            m.decision_values_ovo(&Features::from(narrow)).unwrap(),
+        );
+        assert_eq!(a, b, "{name}: a narrower row");
+    }
 }
 
 #[test]

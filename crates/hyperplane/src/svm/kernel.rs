@@ -300,7 +300,8 @@ pub(crate) fn kernel_row<A: RowAccess, B: RowAccess>(
 }
 
 /// `out[s] = X[t, support[s]]`: a precomputed kernel's values of row `t` against the
-/// support vectors, training rows `support`; `dense` as in [`kernel_row`].
+/// support vectors, training rows `support`; `dense` as in [`kernel_row`]. A column beyond
+/// a narrower row is 0 (a model read from a LIBSVM file takes rows of any width).
 pub(crate) fn precomputed_row<A: RowAccess>(
     x: &A,
     t: usize,
@@ -310,7 +311,7 @@ pub(crate) fn precomputed_row<A: RowAccess>(
 ) {
     x.for_each_in_row(t, |j, v| dense[j] = v);
     for (o, &j) in out.iter_mut().zip(support) {
-        *o = dense[j];
+        *o = dense.get(j).copied().unwrap_or(0.0);
     }
     x.for_each_in_row(t, |j, _| dense[j] = 0.0);
 }

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! svm_type c_svc                      c_svc | nu_svc | one_class | epsilon_svr | nu_svr
-//! kernel_type rbf                     linear | polynomial | rbf | sigmoid
+//! kernel_type rbf                     linear | polynomial | rbf | sigmoid | precomputed
 //! gamma 0.076923076923076927          poly, rbf, sigmoid (degree: poly; coef0: poly, sigmoid)
 //! nr_class 2                          classes (2 for one_class and the regressions)
 //! total_sv 132                        support vectors (the lines after `SV`)
@@ -26,6 +26,13 @@
 //! the support vectors and their coefficients regroup by sorted class. Writing uses the
 //! sorted order, which is a valid LIBSVM file.
 //!
+//! Under `kernel_type precomputed` a support vector line holds its coefficients and then
+//! `0:ID` alone: `ID` is the support vector's training row from 1, so the column (from 1)
+//! of the rows to predict that holds their kernel values against it. Our model keeps the
+//! support vectors as those training rows (`support`, from 0) and writes `support + 1`.
+//! `svm-train` writes there the `0:` value of its training file, which is the row number
+//! when the file numbers its rows from 1, as LIBSVM's documentation asks.
+//!
 //! Numbers are written in Rust's shortest form that reads back to the same `f64` (LIBSVM
 //! itself prints `%.17g` for coefficients and `%.8g` for support vector values; it reads
 //! any form), so a written model predicts bit for bit as the model it was written from.
@@ -36,7 +43,7 @@
 //!
 //! What the format does not hold: a model's objective, bounded support vector counts and
 //! iterations (read back as NaN, 0 and 0, see [`Provenance::LibsvmFile`]), the training
-//! rows of the support vectors, class labels other than integers (such models cannot be
+//! rows of the support vectors (but for a precomputed kernel's), class labels other than integers (such models cannot be
 //! written), and an SVR's `probA` (LIBSVM's Laplace noise scale: read and dropped; it does
 //! not change a prediction). A model read from a file takes input of any width, as
 //! `svm-predict` does.
@@ -121,11 +128,6 @@ pub fn write(model: &SvmModel) -> Result<String> {
         }
     }
     let k = &model.kernel;
-    if k.is_precomputed() {
-        return Err(refuse(
-            "kernel=precomputed (LIBSVM's `0:ID` support-vector lines are not written yet)".into(),
-        ));
-    }
     let mut out = String::new();
     line_of(
         &mut out,
@@ -163,6 +165,11 @@ pub fn write(model: &SvmModel) -> Result<String> {
     for s in 0..model.support.len() {
         let coefs: Vec<String> = model.dual_coef.iter().map(|row| num(row[s])).collect();
         out.push_str(&coefs.join(" "));
+        if k.is_precomputed() {
+            let _ = write!(out, " 0:{}", model.support[s] + 1);
+            out.push('\n');
+            continue;
+        }
         match &model.support_vectors {
             SupportVectors::Dense { n_cols, values, .. } => {
                 for (j, v) in values[s * n_cols..(s + 1) * n_cols].iter().enumerate() {
@@ -463,7 +470,14 @@ pub fn read(text: &[u8], file: &Path) -> Result<SvmModel> {
         (labels, nr_sv)
     };
     let coefs_per_line = if single { 1 } else { k - 1 };
-    let sv = read_support_vectors(file, lines, coefs_per_line, total, header_end)?;
+    let sv = read_support_vectors(
+        file,
+        lines,
+        coefs_per_line,
+        total,
+        header_end,
+        kernel.is_precomputed(),
+    )?;
     build(
         svm_type,
         kernel,
@@ -490,25 +504,18 @@ fn read_kernel(h: &Header, header_end: usize) -> Result<Kernel> {
         "polynomial" => KernelKind::Poly,
         "rbf" => KernelKind::Rbf,
         "sigmoid" => KernelKind::Sigmoid,
-        "precomputed" => {
-            return Err(h.fail(
-                line,
-                "kernel_type precomputed is not read yet (its support vectors are `0:ID` \
-                 serial numbers); train with --param kernel=precomputed instead"
-                    .into(),
-            ))
-        }
-        other => {
-            return Err(h.fail(
-                line,
-                format!("kernel_type `{other}`: expected linear, polynomial, rbf or sigmoid"),
-            ))
-        }
+        "precomputed" => KernelKind::Precomputed,
+        other => return Err(h.fail(
+            line,
+            format!(
+                "kernel_type `{other}`: expected linear, polynomial, rbf, sigmoid or precomputed"
+            ),
+        )),
     };
     let needs = |key: &str| -> bool {
         match key {
             "degree" => kind == KernelKind::Poly,
-            "gamma" => kind != KernelKind::Linear,
+            "gamma" => !matches!(kind, KernelKind::Linear | KernelKind::Precomputed),
             _ => matches!(kind, KernelKind::Poly | KernelKind::Sigmoid),
         }
     };
@@ -548,13 +555,43 @@ fn read_kernel(h: &Header, header_end: usize) -> Result<Kernel> {
     })
 }
 
-/// The SV section as read: coefficients (one row per column of coefficients) and rows.
+/// The SV section as read: coefficients (one row per column of coefficients) and rows;
+/// under a precomputed kernel, rows of no entries and each line's `0:ID` as `ID - 1`.
 struct SvSection {
     coef: Vec<Vec<f64>>,
     indptr: Vec<usize>,
     indices: Vec<u32>,
     values: Vec<f64>,
+    serials: Vec<usize>,
     n_features: usize,
+}
+
+/// A precomputed kernel's support vector: the one entry `0:ID`, `ID` the support vector's
+/// training row from 1 (the column of its kernel values in the rows to predict).
+fn serial<'t>(file: &Path, n: usize, mut words: impl Iterator<Item = &'t str>) -> Result<usize> {
+    let expected = "a kernel_type precomputed support vector is `0:ID` after its coefficients";
+    let w = words
+        .next()
+        .ok_or_else(|| fail(file, n, format!("{expected}, found nothing")))?;
+    let id = w
+        .strip_prefix("0:")
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&id| id >= 1 && id <= u32::MAX as usize)
+        .ok_or_else(|| {
+            fail(
+                file,
+                n,
+                format!("{expected} with ID a training row from 1, found `{w}`"),
+            )
+        })?;
+    if let Some(extra) = words.next() {
+        return Err(fail(
+            file,
+            n,
+            format!("{expected} alone, found `{extra}` after it"),
+        ));
+    }
+    Ok(id - 1)
 }
 
 fn read_support_vectors<'t>(
@@ -563,12 +600,14 @@ fn read_support_vectors<'t>(
     n_coef: usize,
     total: usize,
     header_end: usize,
+    precomputed: bool,
 ) -> Result<SvSection> {
     let mut sv = SvSection {
         coef: vec![Vec::new(); n_coef],
         indptr: vec![0],
         indices: Vec::new(),
         values: Vec::new(),
+        serials: Vec::new(),
         n_features: 0,
     };
     let mut last_line = header_end;
@@ -604,6 +643,13 @@ fn read_support_vectors<'t>(
                     ))
                 }
             }
+        }
+        if precomputed {
+            let s = serial(file, n, words)?;
+            sv.serials.push(s);
+            sv.n_features = sv.n_features.max(s + 1);
+            sv.indptr.push(0);
+            continue;
         }
         let mut previous = 0usize;
         for w in words {
@@ -766,13 +812,25 @@ fn build(
     for (a, &u) in perm.iter().enumerate() {
         label_order[u] = a;
     }
-    let support_vectors = regrouped(&sv.indptr, &sv.indices, &sv.values, &order, sv.n_features)?;
+    let (support, support_vectors) = if kernel.is_precomputed() {
+        (
+            order.iter().map(|&s| sv.serials[s]).collect(),
+            SupportVectors::Dense {
+                n_rows: order.len(),
+                n_cols: 0,
+                values: Vec::new(),
+            },
+        )
+    } else {
+        let rows = regrouped(&sv.indptr, &sv.indices, &sv.values, &order, sv.n_features)?;
+        (order, rows)
+    };
     let model = SvmModel {
         svm_type,
         kernel,
         classes,
         n_features: sv.n_features,
-        support: order,
+        support,
         support_vectors,
         n_support,
         dual_coef,
