@@ -10,9 +10,11 @@
 //! solved by SMO with the kernel columns in double precision. The dual has no upper bound;
 //! on separable data its solution is that of the soft margin for every `C` at least its
 //! largest `a_i`, so the solver runs with `C = 10^3, 10^6, 10^9, 10^12` until no row
-//! violates the margin and no `a_i` reaches `C`. If the rows are not linearly separable the
-//! dual is unbounded, and the fit is an error naming the row with the largest violation
-//! at `C = 10^12`, never a soft model. The support vectors are the rows with `a_i > 0`;
+//! violates the margin and no `a_i` reaches `C`, each bound starting from the solution of
+//! the one before (it is feasible there). If the rows are not linearly separable the dual
+//! is unbounded: its `a` grows with `C` and SMO runs out of steps at every bound (`auto`:
+//! `max(10^5, 100 n)` a bound, where a separable dual needs far fewer), and the fit is an
+//! error naming the row with the largest violation at `C = 10^12`, never a soft model. The support vectors are the rows with `a_i > 0`;
 //! they lie on the margin, `y_i (w.x_i + b) = 1`. Sample weights do not move the
 //! hyperplane (every constraint must hold), except that a row of weight 0 is left out.
 //!
@@ -44,7 +46,7 @@ crate::params! {
     schema "hard-margin-svm" {
         /// stop when the maximal violation of the optimality conditions is below this
         tol = "0.000000001", positive => tol;
-        /// SMO steps at most per solve; `auto` is `max(10^7, 100 n)`
+        /// SMO steps at most per bound on the dual; `auto` is `max(10^5, 100 n)`
         max_iter = "auto", at_least_1 => max_iter as Auto;
         /// memory for cached kernel columns (double precision), in MiB
         cache_mb = "200", positive => cache_mb;
@@ -85,11 +87,15 @@ impl Fit for HardMargin {
                 Convergence::default(),
             );
         }
+        let rows: Vec<usize> = (0..data.n_samples())
+            .filter(|&i| data.weight(i) > 0.0)
+            .collect();
+        let n = rows.len();
         let dual = Dual {
             kernel: KernelKind::Linear,
             tol: self.tol,
             cache_mb: self.cache_mb,
-            max_iter: self.max_iter,
+            max_iter: Some(self.max_iter.unwrap_or(100_000.max(100 * n))),
             ..Dual::default()
         };
         let kernel = Kernel {
@@ -98,11 +104,8 @@ impl Fit for HardMargin {
             degree: 1,
             coef0: 0.0,
         };
-        let rows: Vec<usize> = (0..data.n_samples())
-            .filter(|&i| data.weight(i) > 0.0)
-            .collect();
-        let n = rows.len();
         let y: Vec<f64> = rows.iter().map(|&i| y[i]).collect();
+        let mut alpha = vec![0.0; n];
         let mut iterations = 0;
         let mut worst = (0, f64::INFINITY);
         for c in BOUNDS {
@@ -110,7 +113,7 @@ impl Fit for HardMargin {
                 p: vec![-1.0; n],
                 y: y.clone(),
                 c: vec![c; n],
-                alpha: vec![0.0; n],
+                alpha: std::mem::take(&mut alpha),
             };
             let (w, b, sol) = with_rows!(data.x(), |m| {
                 let sol = dual.solve::<_, f64>(
@@ -135,6 +138,7 @@ impl Fit for HardMargin {
             });
             iterations += sol.iterations;
             let bounded = sol.alpha.iter().any(|&a| a >= c);
+            alpha.clone_from(&sol.alpha);
             if sol.converged && !bounded && worst.1 >= 1.0 - 1e3 * self.tol.max(1e-12) {
                 let objective = 0.5 * w.iter().map(|v| v * v).sum::<f64>();
                 return LinearModel::new(
