@@ -19,7 +19,11 @@ shrinking, 100 MB cache for LIBSVM's default -m 100 and ours):
   rows per second of each;
 - objective, support vectors and test accuracy of every model, peak RSS of every process
   (/usr/bin/time).
-Prints medians and ratios as a Markdown table (paste into BENCHMARKS.md). Following the
+- the cost of probability estimates (`probability=true`, `svm-train -b 1`,
+  `SVC(probability=True)`: Platt scaling on an internal 5-fold cross-validation, so about
+  six fits) on the first 6,000 training rows, as the ratio of each tool's time with and
+  without them.
+Prints medians and ratios as Markdown tables (paste into BENCHMARKS.md). Following the
 peers' notes, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for Python.
 """
 import argparse
@@ -34,6 +38,20 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "hyperplane")
 PY_ENV = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+
+SKLEARN_PROBA = r'''
+import json, sys, time
+from sklearn.datasets import load_svmlight_file
+from sklearn.svm import SVC
+X, y = load_svmlight_file(sys.argv[1], n_features=108)
+X.indices = X.indices.astype("int32"); X.indptr = X.indptr.astype("int32")
+out = {}
+for proba in (False, True):
+    t = time.perf_counter()
+    SVC(gamma="auto", cache_size=100, probability=proba, random_state=0).fit(X, y)
+    out[str(proba)] = time.perf_counter() - t
+print(json.dumps(out))
+'''
 
 SKLEARN = r'''
 import json, sys, time
@@ -126,6 +144,36 @@ def main():
     print("|---|---|---|---|")
     for key, name in [("libsvm_predict", "svm-predict"), ("ours_predict", "hyperplane evaluate (2 threads)")]:
         print(f"| {name} | {m[key]:.2f} | {n_test / m[key]:.0f} | {rss[key]:.0f} |")
+
+    probability_cost(args.repeats, train, tmp)
+
+
+def probability_cost(repeats, train, tmp):
+    """Times each tool with and without probability estimates on the first 6,000 rows."""
+    subset = os.path.join(tmp, "adult_6000.libsvm")
+    with open(train) as src, open(subset, "w") as dst:
+        for _, line in zip(range(6000), src):
+            dst.write(line)
+    model = os.path.join(tmp, "subset.model")
+    times = {k: [] for k in ["libsvm", "libsvm_b", "ours", "ours_b", "sklearn", "sklearn_b"]}
+    for _ in range(repeats):
+        for key, extra in [("libsvm", []), ("libsvm_b", ["-b", "1"])]:
+            _, wall, _ = run(["svm-train", "-m", "100"] + extra + [subset, model])
+            times[key].append(wall)
+        for key, extra in [("ours", []), ("ours_b", ["--param", "probability=true"])]:
+            _, wall, _ = run([BIN, "train", "--data", subset, "--model", "svc", "--param", "gamma=auto",
+                              "--param", "cache_mb=100", "--out", model + ".json"] + extra)
+            times[key].append(wall)
+        out, _, _ = run(["python3", "-c", SKLEARN_PROBA, subset], env=PY_ENV)
+        sk = json.loads(out.strip().splitlines()[-1])
+        times["sklearn"].append(sk["False"]); times["sklearn_b"].append(sk["True"])
+    m = {k: median(v) for k, v in times.items()}
+    print(f"\nprobability estimates, first 6,000 adult rows, {repeats} runs, medians\n")
+    print("| tool | seconds without | seconds with | cost (with / without) | with, vs svm-train -b 1 |")
+    print("|---|---|---|---|---|")
+    for key, name in [("libsvm", "svm-train (-b 1)"), ("ours", "hyperplane train (probability=true, 2 threads)"),
+                      ("sklearn", "scikit-learn SVC fit (probability=True, in-process)")]:
+        print(f"| {name} | {m[key]:.2f} | {m[key + '_b']:.2f} | {m[key + '_b'] / m[key]:.2f} | {m[key + '_b'] / m['libsvm_b']:.2f} |")
 
 
 if __name__ == "__main__":
