@@ -179,6 +179,7 @@ pub mod linalg;
 pub mod linear;
 pub mod metrics;
 pub mod multiclass;
+pub mod neural;
 pub mod numeric;
 pub mod optim;
 pub mod param;

@@ -21,13 +21,6 @@ fn fixture(name: &str) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-fn numbers(v: &Value) -> Vec<f64> {
-    match v {
-        Value::Array(a) => a.iter().flat_map(numbers).collect(),
-        _ => vec![v.as_f64().unwrap()],
-    }
-}
-
 fn heart() -> (Features<'static>, Vec<Label>) {
     let data = common::heart_scale();
     (data.x().clone(), data.labels())
@@ -128,9 +121,9 @@ fn every_libsvm_case_has_its_objective_rho_and_support_vectors() {
         let model = case_learner(case).fit(&data).unwrap();
         let m = svm(&model);
         let sign = orientation(case, &data);
-        let objectives = numbers(&case["objective"]);
-        let rhos = numbers(&case["rho"]);
-        let bounded = numbers(&case["n_bsv"]);
+        let objectives = common::json_numbers(&case["objective"]);
+        let rhos = common::json_numbers(&case["rho"]);
+        let bounded = common::json_numbers(&case["n_bsv"]);
         assert_eq!(m.duals.len(), objectives.len(), "{name}: duals");
         for (p, d) in m.duals.iter().enumerate() {
             // printed with 6 decimals
@@ -195,7 +188,7 @@ fn every_libsvm_case_has_its_objective_rho_and_support_vectors() {
         let dec = m.decision_values_ovo(&x30).unwrap();
         let want = &case["decision_values"];
         for i in 0..30 {
-            let row = numbers(&want[i]);
+            let row = common::json_numbers(&want[i]);
             for (p, &v) in row.iter().enumerate() {
                 let s = if m.classes.is_empty() { 1.0 } else { sign };
                 assert!(
@@ -223,7 +216,7 @@ fn every_libsvm_case_has_its_objective_rho_and_support_vectors() {
                 })
                 .collect()
         };
-        let want = numbers(&case["predictions"]);
+        let want = common::json_numbers(&case["predictions"]);
         for (i, (a, b)) in predicted.iter().zip(&want).enumerate() {
             assert!(
                 close(*a, *b, 1e-5),
@@ -252,8 +245,9 @@ fn sklearn_data(case: &Value) -> Dataset<'static> {
         _ => {
             let rows = case["X"].as_array().unwrap();
             let d = rows[0].as_array().unwrap().len();
-            let x = Array2::from_shape_vec((rows.len(), d), numbers(&case["X"])).unwrap();
-            let y = numbers(&case["y"])
+            let x =
+                Array2::from_shape_vec((rows.len(), d), common::json_numbers(&case["X"])).unwrap();
+            let y = common::json_numbers(&case["y"])
                 .iter()
                 .map(|&v| Label::Int(v as i64))
                 .collect();
@@ -324,12 +318,12 @@ fn svc_matches_scikit_learn_on_its_toy_example_iris_and_breast_cancer() {
             // binary: scikit-learn's dual_coef_ scores classes[1]; ours classes[0] (LIBSVM's)
             let flip = if binary { -1.0 } else { 1.0 };
             let ours: Vec<f64> = m.dual_coef.iter().flatten().map(|c| flip * c).collect();
-            assert_all_close(&ours, &numbers(&case["dual_coef"]), 1e-6, name);
+            assert_all_close(&ours, &common::json_numbers(&case["dual_coef"]), 1e-6, name);
         }
         if let Some(n) = case["n_sv"].as_u64() {
             assert_eq!(m.support.len() as u64, n, "{name}");
         }
-        let intercept = numbers(&case["intercept"]);
+        let intercept = common::json_numbers(&case["intercept"]);
         let rho: Vec<f64> = m.duals.iter().map(|d| d.rho).collect();
         // scikit-learn's intercept_: -rho, in its own orientation (+rho for two classes)
         let ours: Vec<f64> = rho.iter().map(|r| if binary { *r } else { -r }).collect();
@@ -343,13 +337,28 @@ fn svc_matches_scikit_learn_on_its_toy_example_iris_and_breast_cancer() {
         let scores = model.decision_function(&x).unwrap();
         if binary {
             let ours: Vec<f64> = scores.column(1).to_vec();
-            assert_all_close(&ours, &numbers(&case["decision_function"]), 1e-6, name);
+            assert_all_close(
+                &ours,
+                &common::json_numbers(&case["decision_function"]),
+                1e-6,
+                name,
+            );
         } else {
             let ovo: Vec<f64> = m.decision_values_ovo(&x).unwrap().iter().copied().collect();
-            assert_all_close(&ovo, &numbers(&case["decision_function_ovo"]), 1e-6, name);
+            assert_all_close(
+                &ovo,
+                &common::json_numbers(&case["decision_function_ovo"]),
+                1e-6,
+                name,
+            );
             if case.get("decision_function_ovr").is_some() {
                 let ovr: Vec<f64> = scores.iter().copied().collect();
-                assert_all_close(&ovr, &numbers(&case["decision_function_ovr"]), 1e-6, name);
+                assert_all_close(
+                    &ovr,
+                    &common::json_numbers(&case["decision_function_ovr"]),
+                    1e-6,
+                    name,
+                );
             }
         }
         if let Some(want) = case["predict"].as_array() {
@@ -430,15 +439,20 @@ fn probabilities_match_svm_train_b1_on_its_folds() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|o| numbers(o).iter().map(|&v| v as usize).collect())
+            .map(|o| {
+                common::json_numbers(o)
+                    .iter()
+                    .map(|&v| v as usize)
+                    .collect()
+            })
             .collect();
         let model = svc.fit_with_fold_orders(&data, &orders).unwrap();
         let platt = model.probability.as_ref().expect("fitted with sigmoids");
         // one pair on heart_scale, whose first label (1) is our second class: B flips
         let sign = if name == "heart_rbf" { -1.0 } else { 1.0 };
-        for (p, (a, b)) in numbers(&case["prob_a"])
+        for (p, (a, b)) in common::json_numbers(&case["prob_a"])
             .into_iter()
-            .zip(numbers(&case["prob_b"]))
+            .zip(common::json_numbers(&case["prob_b"]))
             .enumerate()
         {
             assert!(
@@ -457,7 +471,7 @@ fn probabilities_match_svm_train_b1_on_its_folds() {
             .collect();
         let mut worst = 0.0f64;
         for (i, theirs) in case["probabilities"].as_array().unwrap().iter().enumerate() {
-            for (label, p) in labels.iter().zip(numbers(theirs)) {
+            for (label, p) in labels.iter().zip(common::json_numbers(theirs)) {
                 let c = model.classes.iter().position(|k| k == label).unwrap();
                 worst = worst.max((proba[[i, c]] - p).abs());
             }

@@ -22,13 +22,6 @@ fn fixture() -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-fn numbers(v: &Value) -> Vec<f64> {
-    match v {
-        Value::Array(a) => a.iter().flat_map(numbers).collect(),
-        _ => vec![v.as_f64().unwrap()],
-    }
-}
-
 fn indices(v: &Value) -> Vec<usize> {
     v.as_array()
         .unwrap()
@@ -114,13 +107,13 @@ fn svm_train_t4_cases_have_its_objective_rho_support_and_predictions() {
             1.0
         };
         let d = &m.duals[0];
-        let objective = numbers(&case["objective"])[0];
+        let objective = common::json_numbers(&case["objective"])[0];
         assert!(
             (d.objective - objective).abs() <= 1e-6 * objective.abs().max(1.0),
             "{name}: objective {} vs LIBSVM {objective}",
             d.objective
         );
-        let rho = numbers(&case["rho"])[0];
+        let rho = common::json_numbers(&case["rho"])[0];
         assert!(
             close(sign * d.rho, rho, 1e-5),
             "{name}: rho {} vs {rho}",
@@ -128,12 +121,12 @@ fn svm_train_t4_cases_have_its_objective_rho_support_and_predictions() {
         );
         assert_eq!(
             d.n_bounded_support as f64,
-            numbers(&case["n_bsv"])[0],
+            common::json_numbers(&case["n_bsv"])[0],
             "{name}"
         );
         assert_eq!(
             d.iterations as f64,
-            numbers(&case["iterations"])[0],
+            common::json_numbers(&case["iterations"])[0],
             "{name}"
         );
         let mut theirs = indices(&case["support"]);
@@ -151,7 +144,7 @@ fn svm_train_t4_cases_have_its_objective_rho_support_and_predictions() {
         };
         for (i, (a, b)) in predicted
             .iter()
-            .zip(numbers(&case["predictions"]))
+            .zip(common::json_numbers(&case["predictions"]))
             .enumerate()
         {
             assert!(close(*a, b, 1e-5), "{name} test row {i}: {a} vs {b}");
@@ -210,7 +203,7 @@ fn svm_train_t4_model_files_predict_as_svm_predict() {
         assert_eq!(support, theirs, "{name}");
         let kind = case["kernel"].as_str().unwrap();
         let kt = gram(kind, &rows(&x, &test), &rows(&x, &train), HEART_GAMMA);
-        let want = numbers(&case["predictions"]);
+        let want = common::json_numbers(&case["predictions"]);
         let predicted: Vec<f64> = if p.is_regressor() {
             let raw = RawInput::Matrix(Features::from(kt.clone()));
             p.predict_values(&raw).unwrap().iter().copied().collect()
@@ -251,12 +244,12 @@ fn svc_precomputed_matches_scikit_learn_on_iris() {
         let m = svm(&model);
         assert_eq!(m.support, indices(&case["support"]), "{name}: support_");
         let coef: Vec<f64> = m.dual_coef.iter().flatten().copied().collect();
-        let want = numbers(&case["dual_coef"]);
+        let want = common::json_numbers(&case["dual_coef"]);
         assert_eq!(coef.len(), want.len(), "{name}");
         for (a, b) in coef.iter().zip(&want) {
             assert!(close(*a, *b, 1e-6), "{name}: dual_coef_ {a} vs {b}");
         }
-        for (d, b) in m.duals.iter().zip(numbers(&case["intercept"])) {
+        for (d, b) in m.duals.iter().zip(common::json_numbers(&case["intercept"])) {
             assert!(
                 close(-d.rho, b, 1e-6),
                 "{name}: intercept_ {} vs {b}",
@@ -265,11 +258,18 @@ fn svc_precomputed_matches_scikit_learn_on_iris() {
         }
         let kt = Features::from(gram("linear", &rows(&x, &test), &xt, 0.0));
         let scores = model.decision_function(&kt).unwrap();
-        for (a, b) in scores.iter().zip(numbers(&case["decision_function"])) {
+        for (a, b) in scores
+            .iter()
+            .zip(common::json_numbers(&case["decision_function"]))
+        {
             assert!(close(*a, b, 1e-6), "{name}: decision_function {a} vs {b}");
         }
         let predicted: Vec<f64> = model.predict(&kt).unwrap().iter().map(as_number).collect();
-        assert_eq!(predicted, numbers(&case["predict"]), "{name}: predict");
+        assert_eq!(
+            predicted,
+            common::json_numbers(&case["predict"]),
+            "{name}: predict"
+        );
     }
 }
 

@@ -61,3 +61,11 @@ pub fn cv_accuracy<M: Classifier>(data: &Dataset, fit: impl Fn(&Dataset) -> M) -
     }
     correct as f64 / data.n_samples() as f64
 }
+
+/// Every number of a JSON value (a number, or arrays of them at any depth), in order.
+pub fn json_numbers(v: &serde_json::Value) -> Vec<f64> {
+    match v {
+        serde_json::Value::Array(a) => a.iter().flat_map(json_numbers).collect(),
+        _ => vec![v.as_f64().unwrap()],
+    }
+}

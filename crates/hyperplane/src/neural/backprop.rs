@@ -1,0 +1,295 @@
+//! The forward pass and backpropagation: the loss of a batch of rows and its gradient
+//! with respect to every weight and bias.
+//!
+//! ```text
+//! forward   a_0 = x,  a_l = g(a_{l-1} W_l + b_l),  a_L = output(a_{L-1} W_L + b_L)
+//! loss      J = (sum_i w_i l(a_L(x_i), y_i) + alpha/2 sum_l ||W_l||_F^2) / sum_i w_i
+//! backward  delta_L = w_i dl/dz_L  (activation::Output::delta)
+//!           delta_{l-1} = (delta_l W_l^T) * g'(a_{l-1})
+//! gradient  dJ/dW_l = (a_{l-1}^T delta_l + alpha W_l) / sum_i w_i
+//!           dJ/db_l = sum_i delta_l,i / sum_i w_i
+//! ```
+//!
+//! This is scikit-learn's MLP objective (`_backprop`): the L2 penalty on the weights, not
+//! the biases, scaled by the total sample weight of the batch, so that a batch's gradient
+//! is an average and the rows of a batch can be split, summed and divided at the end.
+
+use ndarray::{Array2, ArrayView2, Axis};
+use serde::{Deserialize, Serialize};
+
+use super::activation::{Activation, Output};
+use super::layers::{input_times, input_transpose_times, Layout};
+use crate::data::Features;
+
+/// A network's shape and units: what the flat parameter vector means.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Network {
+    /// The layer sizes.
+    pub layout: Layout,
+    /// The hidden units' activation.
+    pub activation: Activation,
+    /// The output layer and its loss.
+    pub output: Output,
+}
+
+/// The rows of one batch with their targets and weights.
+pub struct Batch<'b, 'x> {
+    /// The input rows (all of them; `rows` picks the batch).
+    pub x: &'b Features<'x>,
+    /// The batch's rows of `x`.
+    pub rows: &'b [usize],
+    /// Targets, one row per row of `x`, one column per output (class indicators for
+    /// classes).
+    pub y: ArrayView2<'b, f64>,
+    /// Sample weights, one per row of `x`; `None` for weight 1.
+    pub weights: Option<&'b [f64]>,
+}
+
+/// `a` in row-major order, so that each row is one slice.
+fn standard(a: Array2<f64>) -> Array2<f64> {
+    if a.is_standard_layout() {
+        a
+    } else {
+        a.as_standard_layout().into_owned()
+    }
+}
+
+impl Network {
+    /// Every layer's activations `a_1, ..., a_L` for `rows` of `x`; with `y`, the output
+    /// layer's loss summed over the rows (weighted), else 0.
+    fn forward(
+        &self,
+        params: &[f64],
+        x: &Features,
+        rows: &[usize],
+        targets: Option<(ArrayView2<f64>, Option<&[f64]>)>,
+    ) -> (Vec<Array2<f64>>, f64) {
+        let n_layers = self.layout.n_layers();
+        let mut activations: Vec<Array2<f64>> = Vec::with_capacity(n_layers);
+        let mut loss = 0.0;
+        for l in 1..=n_layers {
+            let (w, b) = self.layout.layer(params, l);
+            let mut z = standard(match activations.last() {
+                None => input_times(x, rows, w),
+                Some(a) => a.dot(&w),
+            });
+            for mut row in z.rows_mut() {
+                row += &ndarray::aview1(b);
+            }
+            if l < n_layers {
+                self.activation.apply(z.view_mut());
+            } else {
+                // the rows of a product's fresh (standard layout) matrix are contiguous
+                for (r, mut row) in z.rows_mut().into_iter().enumerate() {
+                    let out = row.as_slice_mut().expect("standard layout");
+                    match targets {
+                        Some((y, weights)) => {
+                            let i = rows[r];
+                            let w = weights.map_or(1.0, |w| w[i]);
+                            let l = self.output.apply_and_loss(out, y.row(i));
+                            if w != 0.0 {
+                                loss += w * l;
+                            }
+                        }
+                        None => self.output.apply(out),
+                    }
+                }
+            }
+            activations.push(z);
+        }
+        (activations, loss)
+    }
+
+    /// The outputs `a_L` (probabilities for classes, values for regression) of every row.
+    pub fn predict(&self, params: &[f64], x: &Features) -> Array2<f64> {
+        let rows: Vec<usize> = (0..x.n_rows()).collect();
+        let (mut a, _) = self.forward(params, x, &rows, None);
+        a.pop().expect("at least one layer")
+    }
+
+    /// `J` of the batch (module doc), with `dJ/dparams` written to `grad`.
+    pub fn loss_grad(&self, params: &[f64], alpha: f64, batch: &Batch, grad: &mut [f64]) -> f64 {
+        let rows = batch.rows;
+        let weight = |i: usize| batch.weights.map_or(1.0, |w| w[i]);
+        let total: f64 = rows.iter().map(|&i| weight(i)).sum();
+        let (activations, data_loss) =
+            self.forward(params, batch.x, rows, Some((batch.y, batch.weights)));
+        let n_layers = self.layout.n_layers();
+        let mut penalty = 0.0;
+        for l in 1..=n_layers {
+            let (w, _) = self.layout.layer(params, l);
+            penalty += w.iter().map(|v| v * v).sum::<f64>();
+        }
+        let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
+        // delta_L, row by row, over a copy of the outputs (standard layout: `forward`)
+        let mut delta = activations[n_layers - 1].clone();
+        for (r, mut row) in delta.rows_mut().into_iter().enumerate() {
+            let i = rows[r];
+            let out = row.as_slice_mut().expect("standard layout");
+            self.output.delta(out, batch.y.row(i), weight(i));
+        }
+        for l in (1..=n_layers).rev() {
+            let (w, _) = self.layout.layer(params, l);
+            let (mut gw, gb) = self.layout.layer_mut(grad, l);
+            gw.assign(&w);
+            gw *= alpha;
+            if l == 1 {
+                input_transpose_times(batch.x, rows, delta.view(), gw.view_mut());
+            } else {
+                ndarray::linalg::general_mat_mul(
+                    1.0,
+                    &activations[l - 2].t(),
+                    &delta,
+                    1.0,
+                    &mut gw,
+                );
+            }
+            gw *= scale;
+            for (g, s) in gb.iter_mut().zip(delta.sum_axis(Axis(0))) {
+                *g = s * scale;
+            }
+            if l > 1 {
+                let mut back = delta.dot(&w.t());
+                self.activation
+                    .backward(activations[l - 2].view(), back.view_mut());
+                delta = back;
+            }
+        }
+        (data_loss + 0.5 * alpha * penalty) * scale
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::CsrMatrix;
+    use crate::rng::Rng;
+
+    /// A random network, data, targets and weights of the given shape.
+    fn problem(
+        seed: u64,
+        n: usize,
+        d: usize,
+        hidden: &[usize],
+        activation: Activation,
+        output: Output,
+    ) -> (Network, Vec<f64>, Array2<f64>, Array2<f64>, Vec<f64>) {
+        let mut rng = Rng::new(seed);
+        let k = match output {
+            Output::Logistic => 1,
+            Output::Identity => 2,
+            _ => 3,
+        };
+        let net = Network {
+            layout: Layout::new(d, hidden, k).unwrap(),
+            activation,
+            output,
+        };
+        // larger than Glorot's so that every unit's derivative matters
+        let params: Vec<f64> = (0..net.layout.n_params())
+            .map(|_| 2.0 * rng.next_f64() - 1.0)
+            .collect();
+        // about a third of the entries zero, so the sparse path skips some
+        let x = Array2::from_shape_fn((n, d), |_| {
+            let v = 4.0 * rng.next_f64() - 2.0;
+            if rng.below(3) == 0 {
+                0.0
+            } else {
+                v
+            }
+        });
+        let y = Array2::from_shape_fn((n, k), |(i, j)| match output {
+            Output::Identity => 3.0 * rng.next_f64() - 1.5,
+            Output::Logistic => (i % 2) as f64,
+            _ => f64::from(i % k == j),
+        });
+        let weights = (0..n).map(|i| [0.5, 1.0, 2.0, 3.0][i % 4]).collect();
+        (net, params, x, y, weights)
+    }
+
+    /// Central differences of `J` against backpropagation, every parameter, dense and
+    /// sparse rows, with L2 and sample weights, for every activation and output.
+    #[test]
+    fn backprop_gradients_equal_central_differences() {
+        let mut seed = 0;
+        for activation in [
+            Activation::Identity,
+            Activation::Sigmoid,
+            Activation::Tanh,
+            Activation::Relu,
+        ] {
+            for output in [
+                Output::Softmax,
+                Output::Logistic,
+                Output::Identity,
+                Output::SquaredSigmoid,
+            ] {
+                for hidden in [&[][..], &[4][..], &[5, 3][..]] {
+                    seed += 1;
+                    let (net, params, x, y, weights) =
+                        problem(seed, 7, 4, hidden, activation, output);
+                    let rows: Vec<usize> = vec![0, 2, 3, 5, 6, 1];
+                    let sparse = Features::from(CsrMatrix::from_dense(x.view()));
+                    let dense = Features::from(x.clone());
+                    for x in [&dense, &sparse] {
+                        let batch = Batch {
+                            x,
+                            rows: &rows,
+                            y: y.view(),
+                            weights: Some(&weights),
+                        };
+                        let alpha = 0.3;
+                        let mut grad = vec![0.0; params.len()];
+                        net.loss_grad(&params, alpha, &batch, &mut grad);
+                        let mut scratch = vec![0.0; params.len()];
+                        for p in 0..params.len() {
+                            let h = 1e-5;
+                            let mut at = params.clone();
+                            at[p] += h;
+                            let up = net.loss_grad(&at, alpha, &batch, &mut scratch);
+                            at[p] -= 2.0 * h;
+                            let down = net.loss_grad(&at, alpha, &batch, &mut scratch);
+                            let numeric = (up - down) / (2.0 * h);
+                            let err = (grad[p] - numeric).abs() / numeric.abs().max(1.0);
+                            assert!(
+                                err < 1e-7,
+                                "{activation:?} {output:?} {hidden:?} sparse={} param {p}: {} vs {numeric}",
+                                x.is_sparse(),
+                                grad[p]
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Integer weights are repeated rows; dense and sparse rows give the same loss.
+    #[test]
+    fn integer_weights_equal_repeated_rows() {
+        let (net, params, x, y, _) = problem(9, 4, 3, &[3], Activation::Tanh, Output::Softmax);
+        let weights = [2.0, 1.0, 0.0, 3.0];
+        let rows = [0, 1, 2, 3];
+        let batch = Batch {
+            x: &Features::from(x.clone()),
+            rows: &rows,
+            y: y.view(),
+            weights: Some(&weights),
+        };
+        let mut g = vec![0.0; params.len()];
+        let weighted = net.loss_grad(&params, 0.1, &batch, &mut g);
+        let repeated = [0, 0, 1, 3, 3, 3];
+        let batch = Batch {
+            x: &Features::from(CsrMatrix::from_dense(x.view())),
+            rows: &repeated,
+            y: y.view(),
+            weights: None,
+        };
+        let mut h = vec![0.0; params.len()];
+        let plain = net.loss_grad(&params, 0.1, &batch, &mut h);
+        assert!((weighted - plain).abs() < 1e-14);
+        for (a, b) in g.iter().zip(&h) {
+            assert!((a - b).abs() < 1e-14);
+        }
+    }
+}

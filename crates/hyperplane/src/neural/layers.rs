@@ -1,0 +1,203 @@
+//! The layers of a network: their sizes, where each layer's parameters sit in the one
+//! flat parameter vector the optimisers move, their initialisation, and the products
+//! with the input rows (dense or sparse).
+//!
+//! ```text
+//! sizes      n_0 = n_features, n_1, ..., n_L = n_outputs
+//! layer l    z_l = a_{l-1} W_l + b_l,  W_l: n_{l-1} x n_l (row-major), b_l: n_l
+//! params     [W_1, W_2, ..., W_L, b_1, b_2, ..., b_L]   (scikit-learn's _pack order)
+//! Glorot     W_l, b_l ~ U(-r, r),  r = sqrt(f / (n_{l-1} + n_l)),  f = 2 for sigmoid units, else 6
+//! ```
+
+use ndarray::{Array2, ArrayView2, ArrayViewMut2};
+use serde::{Deserialize, Serialize};
+
+use super::activation::Activation;
+use crate::data::{Features, RowAccess};
+use crate::error::{Error, Result};
+use crate::rng::Rng;
+use crate::with_rows;
+
+/// The sizes of a network's layers, input and output included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    /// `n_0, ..., n_L`: the input width, each hidden layer's units, the outputs.
+    pub sizes: Vec<usize>,
+}
+
+impl Layout {
+    /// The layout `n_features, hidden..., n_outputs`; an error for a layer of no units or
+    /// a parameter count that does not fit in memory's address range.
+    pub fn new(n_features: usize, hidden: &[usize], n_outputs: usize) -> Result<Layout> {
+        let mut sizes = vec![n_features];
+        sizes.extend_from_slice(hidden);
+        sizes.push(n_outputs);
+        if let Some(p) = sizes.iter().position(|&n| n == 0) {
+            return Err(Error::data(format!(
+                "layer {p} of the network has no units (sizes {sizes:?})"
+            )));
+        }
+        let layout = Layout { sizes };
+        let mut total = 0usize;
+        for l in 1..layout.sizes.len() {
+            let layer = layout.sizes[l - 1]
+                .checked_mul(layout.sizes[l])
+                .and_then(|w| w.checked_add(layout.sizes[l]));
+            total = layer.and_then(|n| total.checked_add(n)).ok_or_else(|| {
+                Error::data(format!(
+                    "the layers {:?} have too many weights",
+                    layout.sizes
+                ))
+            })?;
+        }
+        Ok(layout)
+    }
+
+    /// Number of weight layers `L` (hidden layers + 1).
+    pub fn n_layers(&self) -> usize {
+        self.sizes.len() - 1
+    }
+
+    /// Number of outputs `n_L`.
+    pub fn n_outputs(&self) -> usize {
+        self.sizes[self.n_layers()]
+    }
+
+    /// Number of parameters, `sum_l (n_{l-1} + 1) n_l`.
+    pub fn n_params(&self) -> usize {
+        (1..self.sizes.len())
+            .map(|l| (self.sizes[l - 1] + 1) * self.sizes[l])
+            .sum()
+    }
+
+    /// Where `W_l` and `b_l` start (`l` from 1).
+    fn offsets(&self, l: usize) -> (usize, usize) {
+        let weights = |upto: usize| (1..upto).map(|k| self.sizes[k - 1] * self.sizes[k]).sum();
+        let n_weights: usize = weights(self.sizes.len());
+        let biases: usize = self.sizes[1..l].iter().sum();
+        (weights(l), n_weights + biases)
+    }
+
+    /// `(W_l, b_l)` of the flat parameters.
+    pub fn layer<'p>(&self, params: &'p [f64], l: usize) -> (ArrayView2<'p, f64>, &'p [f64]) {
+        let (rows, cols) = (self.sizes[l - 1], self.sizes[l]);
+        let (w, b) = self.offsets(l);
+        (
+            ArrayView2::from_shape((rows, cols), &params[w..w + rows * cols])
+                .expect("the layout's shape"),
+            &params[b..b + cols],
+        )
+    }
+
+    /// `(W_l, b_l)` of the flat parameters, mutable (gradients).
+    pub fn layer_mut<'p>(
+        &self,
+        params: &'p mut [f64],
+        l: usize,
+    ) -> (ArrayViewMut2<'p, f64>, &'p mut [f64]) {
+        let (rows, cols) = (self.sizes[l - 1], self.sizes[l]);
+        let (w, b) = self.offsets(l);
+        // every weight comes before every bias
+        let (weights, biases) = params.split_at_mut(b);
+        (
+            ArrayViewMut2::from_shape((rows, cols), &mut weights[w..w + rows * cols])
+                .expect("the layout's shape"),
+            &mut biases[..cols],
+        )
+    }
+
+    /// Glorot's uniform initialisation with scikit-learn's bounds (see the module doc),
+    /// layer by layer, its weights then its biases, from `rng`.
+    pub fn glorot(&self, hidden: Activation, rng: &mut Rng) -> Vec<f64> {
+        let factor = if hidden == Activation::Sigmoid {
+            2.0
+        } else {
+            6.0
+        };
+        let mut params = vec![0.0; self.n_params()];
+        for l in 1..self.sizes.len() {
+            let r = (factor / (self.sizes[l - 1] + self.sizes[l]) as f64).sqrt();
+            let (mut w, b) = self.layer_mut(&mut params, l);
+            w.iter_mut()
+                .chain(b.iter_mut())
+                .for_each(|v| *v = r * (2.0 * rng.next_f64() - 1.0));
+        }
+        params
+    }
+}
+
+/// `X[rows] W`: the first layer's product with the input rows, dense rows through the
+/// matrix product, sparse rows as sums of `W`'s rows scaled by the stored values.
+pub fn input_times(x: &Features, rows: &[usize], w: ArrayView2<f64>) -> Array2<f64> {
+    match x {
+        Features::Dense(a) => a.select(ndarray::Axis(0), rows).dot(&w),
+        _ => with_rows!(x, |m| {
+            let mut out = Array2::zeros((rows.len(), w.ncols()));
+            for (r, &i) in rows.iter().enumerate() {
+                let mut o = out.row_mut(r);
+                m.for_each_in_row(i, |j, v| o.scaled_add(v, &w.row(j)));
+            }
+            out
+        }),
+    }
+}
+
+/// `grad += X[rows]^T delta`: the first layer's weight gradient, dense rows through the
+/// matrix product, sparse rows scattering each stored value's row of `delta`.
+pub fn input_transpose_times(
+    x: &Features,
+    rows: &[usize],
+    delta: ArrayView2<f64>,
+    mut grad: ArrayViewMut2<f64>,
+) {
+    match x {
+        Features::Dense(a) => {
+            let xb = a.select(ndarray::Axis(0), rows);
+            ndarray::linalg::general_mat_mul(1.0, &xb.t(), &delta, 1.0, &mut grad);
+        }
+        _ => with_rows!(x, |m| {
+            for (r, &i) in rows.iter().enumerate() {
+                let d = delta.row(r);
+                m.for_each_in_row(i, |j, v| grad.row_mut(j).scaled_add(v, &d));
+            }
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flat_vector_holds_each_layer_in_scikit_learns_order() {
+        let layout = Layout::new(3, &[4, 2], 1).unwrap();
+        assert_eq!(layout.n_params(), 4 * 4 + 5 * 2 + 3);
+        let p: Vec<f64> = (0..layout.n_params()).map(|v| v as f64).collect();
+        // W_1: 0..12, W_2: 12..20, W_3: 20..22, b_1: 22..26, b_2: 26..28, b_3: 28
+        let (w1, b1) = layout.layer(&p, 1);
+        assert_eq!((w1.dim(), w1[[0, 1]], b1[0]), ((3, 4), 1.0, 22.0));
+        let (w2, b2) = layout.layer(&p, 2);
+        assert_eq!((w2[[3, 1]], b2), (19.0, &[26.0, 27.0][..]));
+        let (w3, b3) = layout.layer(&p, 3);
+        assert_eq!((w3.dim(), w3[[1, 0]], b3), ((2, 1), 21.0, &[28.0][..]));
+    }
+
+    #[test]
+    fn layers_of_no_units_or_absurd_sizes_are_refused() {
+        assert!(Layout::new(3, &[0], 2).is_err());
+        assert!(Layout::new(usize::MAX / 2, &[4], 2).is_err());
+    }
+
+    #[test]
+    fn glorot_bounds_follow_the_fan_in_and_out() {
+        let layout = Layout::new(6, &[10], 2).unwrap();
+        let p = layout.glorot(Activation::Relu, &mut Rng::new(0));
+        let (w1, _) = layout.layer(&p, 1);
+        let r = (6.0f64 / 16.0).sqrt();
+        assert!(w1.iter().all(|v| v.abs() <= r));
+        assert!(w1.iter().any(|v| v.abs() > 0.9 * r));
+        let s = layout.glorot(Activation::Sigmoid, &mut Rng::new(0));
+        let (w1s, _) = layout.layer(&s, 1);
+        assert!(w1s.iter().all(|v| v.abs() <= (2.0f64 / 16.0).sqrt()));
+    }
+}
