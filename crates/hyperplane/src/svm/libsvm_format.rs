@@ -505,12 +505,10 @@ fn read_kernel(h: &Header, header_end: usize) -> Result<Kernel> {
         "rbf" => KernelKind::Rbf,
         "sigmoid" => KernelKind::Sigmoid,
         "precomputed" => KernelKind::Precomputed,
-        other => return Err(h.fail(
-            line,
-            format!(
-                "kernel_type `{other}`: expected linear, polynomial, rbf, sigmoid or precomputed"
-            ),
-        )),
+        other => {
+            let expected = "linear, polynomial, rbf, sigmoid or precomputed";
+            return Err(h.fail(line, format!("kernel_type `{other}`: expected {expected}")));
+        }
     };
     let needs = |key: &str| -> bool {
         match key {
