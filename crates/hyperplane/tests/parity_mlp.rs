@@ -1,10 +1,13 @@
 //! The multilayer perceptron against scikit-learn's MLPClassifier / MLPRegressor: with the
 //! weights scikit-learn fitted, our forward pass gives its predict_proba / predict, and
 //! backpropagation its loss and gradient (`_loss_grad_lbfgs`), with and without sample
-//! weights, on dense and sparse rows. Fixtures made by `scripts/fixtures/gen_mlp_fixtures.py`.
+//! weights, on dense and sparse rows; one epoch of SGD (plain, momentum, Nesterov) and of
+//! Adam from those weights gives scikit-learn's weights and epoch loss. Fixtures made by `scripts/fixtures/gen_mlp_fixtures.py`.
 
 use hyperplane::data::CsrMatrix;
-use hyperplane::neural::{Activation, Batch, Layout, Network, Output};
+use hyperplane::neural::{
+    epoch, Activation, Adam, Batch, EpochData, Layout, Network, Output, Sgd, StepRule,
+};
 use hyperplane::Features;
 use ndarray::Array2;
 use serde_json::Value;
@@ -116,4 +119,60 @@ fn forward_pass_and_backprop_match_scikit_learn() {
             "diabetes_relu"
         ]
     );
+}
+
+#[test]
+fn one_epoch_of_sgd_and_adam_matches_scikit_learn() {
+    let doc = fixture();
+    let mut count = 0;
+    for case in doc["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let (net, start) = network(case);
+        let x = matrix(&case["x"]);
+        let targets = matrix(&case["targets"]);
+        let alpha = case["alpha"].as_f64().unwrap();
+        let weights = common::json_numbers(&case["sample_weight"]);
+        let order: Vec<usize> = (0..x.nrows()).collect();
+        let sparse = Features::from(CsrMatrix::from_dense(x.view()));
+        let dense = Features::from(x.clone());
+        for e in case["epochs"].as_array().unwrap() {
+            let eta = e["learning_rate_init"].as_f64().unwrap();
+            let batch_size = e["batch_size"].as_u64().unwrap() as usize;
+            let n = start.len();
+            let rule = || -> Box<dyn StepRule> {
+                match e["solver"].as_str().unwrap() {
+                    "sgd" => Box::new(Sgd::new(
+                        n,
+                        eta,
+                        e["momentum"].as_f64().unwrap(),
+                        e["nesterovs_momentum"].as_bool().unwrap(),
+                    )),
+                    _ => Box::new(Adam::new(n, eta, 0.9, 0.999, 1e-8)),
+                }
+            };
+            let mut want = common::json_numbers(&e["coefs"]);
+            want.extend(common::json_numbers(&e["intercepts"]));
+            for input in [&dense, &sparse] {
+                let what = format!("{name} {e} (sparse {})", input.is_sparse());
+                let data = EpochData {
+                    x: input,
+                    y: targets.view(),
+                    weights: e["weighted"].as_bool().unwrap().then_some(&weights[..]),
+                };
+                let mut params = start.clone();
+                let mut r = rule();
+                let loss = epoch(&net, &mut params, alpha, &data, &order, batch_size, &mut *r);
+                let loss_want = e["loss"].as_f64().unwrap();
+                assert!(
+                    close(loss, loss_want, 1e-10),
+                    "{what}: loss {loss} vs {loss_want}"
+                );
+                for (p, (a, b)) in params.iter().zip(&want).enumerate() {
+                    assert!(close(*a, *b, 1e-10), "{what}: parameter {p} {a} vs {b}");
+                }
+            }
+            count += 1;
+        }
+    }
+    assert_eq!(count, 16);
 }

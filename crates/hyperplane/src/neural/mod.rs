@@ -22,11 +22,14 @@
 //! - [`layers`]: the layout of the parameters, Glorot's initialisation, the first layer's
 //!   products with dense or sparse rows.
 //! - [`backprop`]: the forward pass, the loss of a batch and its gradient.
+//! - [`stochastic`]: mini-batch SGD with (Nesterov's) momentum and Adam, and an epoch.
 
 pub mod activation;
 pub mod backprop;
 pub mod layers;
+pub mod stochastic;
 
 pub use activation::{Activation, Output};
 pub use backprop::{Batch, Network};
 pub use layers::Layout;
+pub use stochastic::{epoch, Adam, EpochData, Sgd, StepRule};
