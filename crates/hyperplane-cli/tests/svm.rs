@@ -182,14 +182,7 @@ fn one_class_svm_finds_libsvms_boundary_and_predicts_inliers() {
             && !text.contains("prior"),
         "{text}"
     );
-    let err = common::fails(&[
-        "predict",
-        "--model",
-        s(&model),
-        "--data",
-        s(&heart_scale()),
-        "--proba",
-    ]);
+    let err = common::fails(&common::predict_args(&model, &heart_scale(), &["--proba"]));
     assert!(
         err.contains("one-class-svm cannot use probabilities"),
         "{err}"
@@ -232,14 +225,7 @@ fn svc_with_probability_predicts_probabilities_and_keeps_its_vote() {
     );
     // the same vote as without probabilities: svm-train's 86.67%
     assert!(out.contains("training accuracy 0.8667"), "{out}");
-    let text = ok(&[
-        "predict",
-        "--model",
-        s(&model),
-        "--data",
-        s(&heart_scale()),
-        "--proba",
-    ]);
+    let text = ok(&common::predict_args(&model, &heart_scale(), &["--proba"]));
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "-1\t1");
     for line in &lines[1..] {
@@ -248,14 +234,7 @@ fn svc_with_probability_predicts_probabilities_and_keeps_its_vote() {
     }
     let plain = dir.path().join("plain.json");
     train(&heart_scale(), "svc", &["gamma=auto"], &plain);
-    let err = common::fails(&[
-        "predict",
-        "--model",
-        s(&plain),
-        "--data",
-        s(&heart_scale()),
-        "--proba",
-    ]);
+    let err = common::fails(&common::predict_args(&plain, &heart_scale(), &["--proba"]));
     assert!(err.contains("probability=true"), "{err}");
 }
 

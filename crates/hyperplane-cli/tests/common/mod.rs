@@ -47,6 +47,13 @@ pub fn train(data: &Path, kind: &str, params: &[&str], out: &Path) -> String {
     ok(&args)
 }
 
+/// The arguments `predict --model MODEL --data DATA EXTRA...`.
+pub fn predict_args<'a>(model: &'a Path, data: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["predict", "--model", s(model), "--data", s(data)];
+    args.extend_from_slice(extra);
+    args
+}
+
 pub fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, content).unwrap();
