@@ -31,10 +31,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY_ENV = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "RAYON_NUM_THREADS": "1"}
 
-SKLEARN_SPAM = r'''
-import json, os, sys, time
-from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.naive_bayes import MultinomialNB
+# Reads class folders as our folder reader does (bytes decoded as UTF-8 with replacement);
+# the peers' scripts share it (bench/text_train.py too).
+READ_FOLDERS = r'''
 def read(root):
     docs, y = [], []
     for c in sorted(os.listdir(root)):
@@ -42,6 +41,13 @@ def read(root):
             with open(os.path.join(root, c, f), "rb") as fh:
                 docs.append(fh.read().decode("utf-8", "replace")); y.append(c)
     return docs, y
+'''
+
+SKLEARN_SPAM = r'''
+import json, os, sys, time
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.naive_bayes import MultinomialNB
+''' + READ_FOLDERS + r'''
 t = time.perf_counter()
 dtr, ytr = read(sys.argv[1]); dte, yte = read(sys.argv[2])
 vec = CountVectorizer(); X = vec.fit_transform(dtr)

@@ -151,6 +151,51 @@ fn train_predict_evaluate_inspect_on_text() {
     assert!(text.contains("alpha=0.5"), "{text}");
 }
 
+/// Manning, Raghavan and Schuetze, Introduction to Information Retrieval, example 13.1: the
+/// multinomial event model with add-one smoothing gives P(china | d5) = 0.68976.
+#[test]
+fn multinomial_nb_on_text_is_the_multinomial_event_model_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = write(
+        dir.path(),
+        "irbook.tsv",
+        "china\tChinese Beijing Chinese\n\
+         china\tChinese Chinese Shanghai\n\
+         china\tChinese Macao\n\
+         japan\tTokyo Japan Chinese\n",
+    );
+    let query = write(
+        dir.path(),
+        "d5.tsv",
+        "Chinese Chinese Chinese Tokyo Japan\n",
+    );
+    let model = dir.path().join("irbook.json");
+    ok(&[
+        "train",
+        "--data",
+        s(&train),
+        "--model",
+        "multinomial-nb",
+        "--out",
+        s(&model),
+    ]);
+    let proba = ok(&[
+        "predict",
+        "--model",
+        s(&model),
+        "--data",
+        s(&query),
+        "--format",
+        "tsv",
+        "--proba",
+        "--json",
+    ]);
+    let p: serde_json::Value = serde_json::from_str(proba.trim()).unwrap();
+    let (china, japan) = (p["china"].as_f64().unwrap(), p["japan"].as_f64().unwrap());
+    assert!((china - 0.68976).abs() < 1e-5, "P(china) = {china}");
+    assert!((japan - 0.31024).abs() < 1e-5, "P(japan) = {japan}");
+}
+
 #[test]
 fn csv_with_categorical_columns_round_trips_and_ignores_the_label_column() {
     let dir = tempfile::tempdir().unwrap();

@@ -15,8 +15,10 @@ use crate::output::{assignments, json_text};
 use crate::progress::Step;
 use crate::DemoArgs;
 
-/// The smoothing strengths the demo chooses from on its validation split.
-const ALPHA_GRID: &str = "alpha=0.001,0.003,0.01,0.03,0.1,0.3,1";
+/// What the demo chooses on its validation split: token counts (`binary=false`, the
+/// multinomial event model and `multinomial-nb`'s default) or token presence
+/// (`binary=true`), with the smoothing strength.
+const GRID: [&str; 2] = ["binary=false,true", "alpha=0.001,0.003,0.01,0.03,0.1,0.3,1"];
 
 /// Two messages the saved filter classifies at the end.
 const SAMPLES: [&str; 2] = [
@@ -40,10 +42,12 @@ pub fn demo(a: DemoArgs) -> Result<String> {
     let test = input.select_rows(&test_rows);
 
     let spec = PipelineSpec::new("multinomial-nb")?;
-    let grid = ParamGrid::parse(&[ALPHA_GRID.to_string()])?;
+    let grid = ParamGrid::parse(&GRID)?;
     let validation = Validation::Holdout(0.25);
     let tuning = {
-        let _s = Step::start("choosing the smoothing strength on a validation split");
+        let _s = Step::start(
+            "choosing counts or presence and the smoothing strength on a validation split",
+        );
         spec.tune(&train, &grid, validation, a.seed)?
     };
     let best = tuning.best_spec(&spec)?;
@@ -102,10 +106,23 @@ pub fn demo(a: DemoArgs) -> Result<String> {
     );
     outln!(
         out,
-        "Smoothing strength alpha chosen on a {validation} of the training messages:"
+        "Token counts or presence (binary) and the smoothing strength alpha chosen on a {validation} of the training messages:"
     );
     outln!(out, "{}", tuning.result);
-    outln!(out, "best: {}\n", assignments(tuning.best_params()));
+    let presence = tuning
+        .best_params()
+        .iter()
+        .any(|(n, v)| n == "binary" && v == "true");
+    outln!(
+        out,
+        "best: {} (words read as {})\n",
+        assignments(tuning.best_params()),
+        if presence {
+            "present or absent"
+        } else {
+            "counts"
+        }
+    );
     outln!(
         out,
         "Test set ({} messages never seen in training):",

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use hyperplane::estimator::Task;
-use hyperplane::pipeline::registry;
+use hyperplane::pipeline::{registry, PipelineSpec};
 use hyperplane::Result;
 use serde_json::json;
 
@@ -36,15 +36,19 @@ fn task(t: Task) -> &'static str {
 
 /// The kind table in Markdown, as the README shows it.
 pub fn markdown() -> String {
-    let mut out = String::from("| kind | family | predicts | what it is |\n|---|---|---|---|\n");
+    let mut out = String::from(
+        "| kind | family | predicts | text read as | what it is |\n|---|---|---|---|---|\n",
+    );
     for k in registry() {
+        let counts = PipelineSpec::new(k.name).is_ok_and(|s| s.reads_text_counts());
+        let text = if counts { "counts" } else { "presence" };
         let binary = if k.binary {
             " (two; more by ova / ovo)"
         } else {
             ""
         };
         out.push_str(&format!(
-            "| `{}` | {} | {}{binary} | {} |\n",
+            "| `{}` | {} | {}{binary} | {text} | {} |\n",
             k.name,
             k.family,
             task(k.task),

@@ -8,10 +8,12 @@ mod theory;
 use std::path::Path;
 
 use hyperplane::data::read::{read, Format, LabelColumn, MissingPolicy, ReadOptions};
-use hyperplane::data::{Label, LabelledInput};
+use hyperplane::data::LabelledInput;
 use hyperplane::linear::{Margins, PlaCheck};
 use hyperplane::metrics::CostMatrix;
-use hyperplane::pipeline::{Evaluation, LinearSummary, Pipeline, PipelineSpec, Validation};
+use hyperplane::pipeline::{
+    Evaluation, LinearSummary, Pipeline, PipelineSpec, TrainingScore, Validation,
+};
 use hyperplane::select::ParamGrid;
 use hyperplane::{Error, Result};
 use serde_json::json;
@@ -111,27 +113,28 @@ pub fn train(a: TrainArgs) -> Result<String> {
     }
     let spec = spec_with_params(&a.model, &a.params, &extra)?;
     let data = read_training(&a.data)?;
-    let pipeline = {
+    let (pipeline, score) = {
         let _s = Step::start(&format!("training {}", a.model));
-        spec.fit(&data)?
+        spec.fit_scored(&data)?
     };
+    drop(data);
     pipeline.save(&a.out)?;
-    let novelty = is_novelty(pipeline.kind());
-    let (score_name, score) = if pipeline.is_regressor() {
-        (
-            "training_r2",
-            pipeline.evaluate_regression(&data)?.report.r2,
-        )
-    } else if novelty {
-        // the labels are not used: the share of training rows the boundary keeps inside
-        let predicted = pipeline.predict(&data.input)?;
-        let inside = predicted.iter().filter(|l| **l == Label::Int(1)).count();
-        (
+    // the JSON key of the training score and its words in the summary line
+    let (score_name, score, what) = match score {
+        TrainingScore::Accuracy(s) => (
+            "training_accuracy",
+            s,
+            format!(
+                "{} classes; training accuracy {s:.4}",
+                pipeline.classes().len()
+            ),
+        ),
+        TrainingScore::R2(s) => ("training_r2", s, format!("training R^2 {s:.4}")),
+        TrainingScore::InlierFraction(s) => (
             "training_inlier_fraction",
-            inside as f64 / predicted.len().max(1) as f64,
-        )
-    } else {
-        ("training_accuracy", pipeline.evaluate(&data)?.accuracy)
+            s,
+            format!("labels unused; training rows inside the boundary {s:.4}"),
+        ),
     };
     if a.json {
         let mut v = json!({
@@ -144,16 +147,6 @@ pub fn train(a: TrainArgs) -> Result<String> {
         v[score_name] = json!(score);
         out.push_str(&json_text(&v));
     } else {
-        let what = if pipeline.is_regressor() {
-            format!("training R^2 {score:.4}")
-        } else if novelty {
-            format!("labels unused; training rows inside the boundary {score:.4}")
-        } else {
-            format!(
-                "{} classes; training accuracy {score:.4}",
-                pipeline.classes().len()
-            )
-        };
         outln!(
             out,
             "trained {} on {} rows x {} features, {what}",

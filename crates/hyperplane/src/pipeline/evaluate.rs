@@ -1,9 +1,10 @@
 //! Scoring a fitted pipeline on labelled data.
 
-use crate::data::{labels, Label, LabelledInput};
+use crate::data::{labels, Dataset, Features, Label, LabelledInput};
 use crate::error::{Error, Result};
-use crate::estimator::Classifier;
+use crate::estimator::{Classifier, Task};
 use crate::metrics::{self, ClassificationReport, CostMatrix, RegressionReport};
+use ndarray::Array2;
 use serde::Serialize;
 
 use super::Pipeline;
@@ -41,7 +42,50 @@ pub struct RegressionEvaluation {
     pub report: RegressionReport,
 }
 
+/// How well a pipeline fits the rows it was trained on
+/// ([`PipelineSpec::fit_scored`](super::PipelineSpec::fit_scored)).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrainingScore {
+    /// A classifier's accuracy on its training rows: [`Evaluation::accuracy`].
+    Accuracy(f64),
+    /// A regressor's `R^2` on its training rows: [`RegressionEvaluation`]'s `r2`.
+    R2(f64),
+    /// A novelty detector's share of training rows predicted inside its boundary (`1`);
+    /// the labels are not used.
+    InlierFraction(f64),
+}
+
 impl Pipeline {
+    /// How well the model fits `train`, the dataset it was fitted on (`labels` as read):
+    /// scored on `train`'s features, so no document is read or tokenized again. The same
+    /// number as [`Pipeline::evaluate`] (or [`Pipeline::evaluate_regression`]) on the raw
+    /// training input, since the fitted input stage maps it to exactly these features.
+    pub(super) fn training_score(
+        &self,
+        task: Task,
+        train: &Dataset,
+        labels: &[Label],
+    ) -> Result<TrainingScore> {
+        let x = train.x();
+        Ok(match task {
+            Task::Regressor => TrainingScore::R2(
+                self.regression_of(x, &super::spec::regression_targets(labels)?)?
+                    .report
+                    .r2,
+            ),
+            Task::Novelty => {
+                let predicted = self.model.predict(x)?;
+                let inside = predicted.iter().filter(|l| **l == Label::Int(1)).count();
+                TrainingScore::InlierFraction(inside as f64 / predicted.len().max(1) as f64)
+            }
+            Task::Classifier => {
+                let y_true = labels::encode_with(self.classes(), labels)?;
+                TrainingScore::Accuracy(self.classification_of(x, y_true, None)?.accuracy)
+            }
+        })
+    }
+
     /// Scores a regressor: MSE, MAE and R^2 of its predictions against the targets read.
     pub fn evaluate_regression(&self, data: &LabelledInput) -> Result<RegressionEvaluation> {
         self.with_threads(|| self.evaluate_regression_here(data))
@@ -51,7 +95,12 @@ impl Pipeline {
         let labels = data.require_labels("evaluation needs the true target of every row")?;
         let y = super::spec::regression_targets(labels)?;
         let x = self.features_from(&data.input, &data.source)?;
-        let p = self.model.predict_values(&x)?;
+        self.regression_of(&x, &y)
+    }
+
+    /// The regression scores of the model's predictions on features `x` against `y`.
+    fn regression_of(&self, x: &Features, y: &Array2<f64>) -> Result<RegressionEvaluation> {
+        let p = self.model.predict_values(x)?;
         let (y, p) = (y.column(0).to_vec(), p.column(0).to_vec());
         Ok(RegressionEvaluation {
             n_samples: y.len(),
@@ -97,19 +146,30 @@ impl Pipeline {
             });
         }
         let labels = data.require_labels("evaluation needs the true label of every row")?;
-        let classes = self.classes();
-        let y_true = labels::encode_with(classes, labels)?;
+        let y_true = labels::encode_with(self.classes(), labels)?;
         let x = self.features_from(&data.input, &data.source)?;
+        self.classification_of(&x, y_true, costs)
+    }
+
+    /// The classification scores of the model's predictions on features `x` against the
+    /// true classes `y_true` (indices into [`Pipeline::classes`]).
+    fn classification_of(
+        &self,
+        x: &Features,
+        y_true: Vec<usize>,
+        costs: Option<&CostMatrix>,
+    ) -> Result<Evaluation> {
+        let classes = self.classes();
         // Probabilities when the model has them; otherwise its scores rank the rows.
-        let (scores, proba) = match self.model.predict_proba(&x) {
+        let (scores, proba) = match self.model.predict_proba(x) {
             Ok(p) => (p.clone(), Some(p)),
-            Err(Error::Unsupported { .. }) => (self.model.decision_function(&x)?, None),
+            Err(Error::Unsupported { .. }) => (self.model.decision_function(x)?, None),
             Err(e) => return Err(e),
         };
         // the classes `predict` gives: the largest score, unless the probabilities may
         // disagree with the prediction (a kernel SVM's Platt sigmoids and its vote)
         let y_pred: Vec<usize> = if proba.is_some() && !self.model.predicts_most_probable() {
-            self.model.predict_index(&x)?
+            self.model.predict_index(x)?
         } else {
             scores
                 .rows()

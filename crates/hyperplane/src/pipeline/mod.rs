@@ -10,7 +10,8 @@
 //!
 //! | input | model | features |
 //! |---|---|---|
-//! | text | every kind | token presence (0/1); `binary=false` for counts |
+//! | text | multinomial-nb | token counts (the multinomial event model); `binary=true` for presence |
+//! | text | others | token presence (0/1); `binary=false` for counts |
 //! | table | categorical-nb | categories as indices; numeric columns binned (`n_bins`, default 10) |
 //! | table | others | numeric columns as they are, categorical columns one-hot |
 //! | matrix | categorical-nb | columns that are not non-negative integers binned |
@@ -29,7 +30,7 @@ mod libsvm_model;
 mod spec;
 mod tune;
 
-pub use evaluate::{Evaluation, RegressionEvaluation};
+pub use evaluate::{Evaluation, RegressionEvaluation, TrainingScore};
 pub use fitted::{
     Duality, InputStage, LinearSummary, Pipeline, PlaStart, RegressionSummary, Summary, SvmSummary,
 };

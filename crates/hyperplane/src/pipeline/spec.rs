@@ -22,7 +22,7 @@ use crate::transform::{
 };
 use ndarray::Array2;
 
-use super::{kind_info, FitOptions, InputStage, Learner, Pipeline, PlaStart};
+use super::{kind_info, FitOptions, InputStage, Learner, Pipeline, PlaStart, TrainingScore};
 use crate::linear::LinearClassifier;
 
 crate::choice_enum! {
@@ -95,16 +95,29 @@ impl PipelineOptions {
     }
 }
 
-/// The text vectorizer of a kind, with the pipeline default of token presence rather than
-/// counts for `count` and `hashing`: on e-mail it is clearly more accurate for every Naive
-/// Bayes kind (BENCHMARKS.md); `binary=false` restores counts.
-fn vectorizer(kind: VectorizerKind) -> Vectorizer {
-    match kind {
+/// Model kinds that read text as token counts by default: the multinomial event model,
+/// whose likelihood is `prod_j P(t_j | c)^{x_j}` over the counts `x_j` (Manning et al.,
+/// Introduction to Information Retrieval, ch. 13). Every other kind reads token presence
+/// (`x_j = [count_j > 0]`): the Bernoulli event model's own input, and on e-mail clearly
+/// more accurate for the other Naive Bayes kinds (BENCHMARKS.md).
+const COUNTS_BY_DEFAULT: [&str; 1] = ["multinomial-nb"];
+
+/// Whether model `kind` reads `count` and `hashing` text as counts (`binary=false`) by
+/// default, rather than presence (`binary=true`); `binary` overrides either.
+fn text_counts_by_default(kind: &str) -> bool {
+    COUNTS_BY_DEFAULT.contains(&kind)
+}
+
+/// The text vectorizer of a pipeline for model `kind`: `count` and `hashing` store counts
+/// or presence as [`text_counts_by_default`] says; `tfidf` re-weights counts.
+fn vectorizer(vectorizer: VectorizerKind, kind: &str) -> Vectorizer {
+    let binary = !text_counts_by_default(kind);
+    match vectorizer {
         VectorizerKind::Count => {
-            Vectorizer::Count(crate::text::CountVectorizer::new().binary(true))
+            Vectorizer::Count(crate::text::CountVectorizer::new().binary(binary))
         }
         VectorizerKind::Tfidf => Vectorizer::tfidf(),
-        VectorizerKind::Hashing => Vectorizer::Hashing(HashingVectorizer::new().binary(true)),
+        VectorizerKind::Hashing => Vectorizer::Hashing(HashingVectorizer::new().binary(binary)),
     }
 }
 
@@ -183,13 +196,14 @@ impl Components {
 
     /// The vectorizer kinds other than the current one that have `name`.
     fn other_vectorizers_with(&self, name: &str) -> Vec<VectorizerKind> {
+        let kind = self.learner.info().name;
         [
             VectorizerKind::Count,
             VectorizerKind::Tfidf,
             VectorizerKind::Hashing,
         ]
         .into_iter()
-        .filter(|&k| k != self.pipeline.vectorizer && vectorizer(k).has_param(name))
+        .filter(|&k| k != self.pipeline.vectorizer && vectorizer(k, kind).has_param(name))
         .collect()
     }
 
@@ -345,6 +359,13 @@ impl PipelineSpec {
         self.info
     }
 
+    /// Whether the kind reads text (`vectorizer=count` or `hashing`) as token counts by
+    /// default (`binary=false`: the multinomial event model) rather than token presence
+    /// (`binary=true`); `--param binary=...` overrides either.
+    pub fn reads_text_counts(&self) -> bool {
+        text_counts_by_default(self.info.name)
+    }
+
     /// Sets a parameter of any component, by `component.name` or bare name. A bad value or
     /// a name no component has is an error at once; a name that depends on other settings
     /// (a bare name two components share, a parameter of another vectorizer kind) is
@@ -390,7 +411,7 @@ impl PipelineSpec {
         }
         let mut c = Components {
             learner: Learner::from_kind(self.info.name)?,
-            vectorizer: vectorizer(pipeline.vectorizer),
+            vectorizer: vectorizer(pipeline.vectorizer, self.info.name),
             discretizer: KBinsDiscretizer::default(),
             encoder: TabularEncoder {
                 categorical: if self.info.categorical_input {
@@ -435,10 +456,29 @@ impl PipelineSpec {
     /// threads.
     pub fn fit(&self, data: &LabelledInput) -> Result<Pipeline> {
         let c = self.components(true)?;
-        Threads::from_setting(c.pipeline.threads).run(|| self.fit_components(c, data))?
+        Threads::from_setting(c.pipeline.threads).run(|| Ok(self.fit_components(c, data)?.0))?
     }
 
-    fn fit_components(&self, c: Components, data: &LabelledInput) -> Result<Pipeline> {
+    /// [`PipelineSpec::fit`], and how well the fitted pipeline fits `data`, scored on the
+    /// features the fit built: each document is read and tokenized once. The score is the
+    /// one [`Pipeline::evaluate`] (accuracy), [`Pipeline::evaluate_regression`] (`R^2`) or
+    /// [`Pipeline::predict`] (the share of inliers of a novelty detector) gives on `data`.
+    pub fn fit_scored(&self, data: &LabelledInput) -> Result<(Pipeline, TrainingScore)> {
+        let c = self.components(true)?;
+        Threads::from_setting(c.pipeline.threads).run(|| {
+            let (pipeline, train) = self.fit_components(c, data)?;
+            let labels = data.require_labels("training needs one label per row")?;
+            let score = pipeline.training_score(self.info.task, &train, labels)?;
+            Ok((pipeline, score))
+        })?
+    }
+
+    /// The fitted pipeline and the dataset its model was fitted on.
+    fn fit_components(
+        &self,
+        c: Components,
+        data: &LabelledInput,
+    ) -> Result<(Pipeline, Dataset<'static>)> {
         let labels = data.require_labels("training needs one label per row")?;
         if data.input.n_rows() == 0 {
             return Err(Error::data(format!(
@@ -495,7 +535,7 @@ impl PipelineSpec {
             }),
             _ => None,
         };
-        Ok(Pipeline {
+        let pipeline = Pipeline {
             threads: Threads::from_setting(c.pipeline.threads),
             pla_start,
             kind: self.info.name.to_string(),
@@ -505,7 +545,8 @@ impl PipelineSpec {
             transforms,
             model,
             n_train: labels.len(),
-        })
+        };
+        Ok((pipeline, dataset))
     }
 }
 
