@@ -2,11 +2,13 @@
 //! weights scikit-learn fitted, our forward pass gives its predict_proba / predict, and
 //! backpropagation its loss and gradient (`_loss_grad_lbfgs`), with and without sample
 //! weights, on dense and sparse rows; one epoch of SGD (plain, momentum, Nesterov) and of
-//! Adam from those weights gives scikit-learn's weights and epoch loss. Fixtures made by `scripts/fixtures/gen_mlp_fixtures.py`.
+//! Adam from those weights gives scikit-learn's weights and epoch loss, and so does a whole
+//! stochastic fit (step schedules, stopping when the loss stalls). Fixtures made by `scripts/fixtures/gen_mlp_fixtures.py`.
 
 use hyperplane::data::CsrMatrix;
 use hyperplane::neural::{
-    epoch, Activation, Adam, Batch, EpochData, Layout, Network, Output, Sgd, StepRule,
+    epoch, train, Activation, Adam, Batch, Budget, EpochData, Layout, Network, Output, Sgd,
+    StepRule,
 };
 use hyperplane::Features;
 use ndarray::Array2;
@@ -121,47 +123,82 @@ fn forward_pass_and_backprop_match_scikit_learn() {
     );
 }
 
+/// A case's parts: name, network, scikit-learn's fitted weights, rows, targets, alpha.
+struct Case {
+    name: String,
+    net: Network,
+    start: Vec<f64>,
+    x: Array2<f64>,
+    targets: Array2<f64>,
+    alpha: f64,
+}
+
+fn case_of(case: &Value) -> Case {
+    let (net, start) = network(case);
+    Case {
+        name: case["name"].as_str().unwrap().to_string(),
+        net,
+        start,
+        x: matrix(&case["x"]),
+        targets: matrix(&case["targets"]),
+        alpha: case["alpha"].as_f64().unwrap(),
+    }
+}
+
+/// The step rule scikit-learn's `settings` name, for `n` parameters (SGD's schedule
+/// `constant` when not given).
+fn rule(settings: &Value, n: usize) -> Box<dyn StepRule> {
+    let eta = settings["learning_rate_init"].as_f64().unwrap();
+    if settings["solver"] == "adam" {
+        return Box::new(Adam::new(n, eta, 0.9, 0.999, 1e-8));
+    }
+    let sgd = Sgd::new(
+        n,
+        eta,
+        settings["momentum"].as_f64().unwrap(),
+        settings["nesterovs_momentum"].as_bool().unwrap(),
+    );
+    Box::new(match settings["learning_rate"].as_str() {
+        Some(schedule) => sgd.scheduled(
+            schedule.parse().unwrap(),
+            settings["power_t"].as_f64().unwrap(),
+        ),
+        None => sgd,
+    })
+}
+
 #[test]
 fn one_epoch_of_sgd_and_adam_matches_scikit_learn() {
     let doc = fixture();
     let mut count = 0;
-    for case in doc["cases"].as_array().unwrap() {
-        let name = case["name"].as_str().unwrap();
-        let (net, start) = network(case);
-        let x = matrix(&case["x"]);
-        let targets = matrix(&case["targets"]);
-        let alpha = case["alpha"].as_f64().unwrap();
-        let weights = common::json_numbers(&case["sample_weight"]);
-        let order: Vec<usize> = (0..x.nrows()).collect();
-        let sparse = Features::from(CsrMatrix::from_dense(x.view()));
-        let dense = Features::from(x.clone());
-        for e in case["epochs"].as_array().unwrap() {
-            let eta = e["learning_rate_init"].as_f64().unwrap();
+    for value in doc["cases"].as_array().unwrap() {
+        let c = case_of(value);
+        let weights = common::json_numbers(&value["sample_weight"]);
+        let order: Vec<usize> = (0..c.x.nrows()).collect();
+        let sparse = Features::from(CsrMatrix::from_dense(c.x.view()));
+        let dense = Features::from(c.x.clone());
+        for e in value["epochs"].as_array().unwrap() {
             let batch_size = e["batch_size"].as_u64().unwrap() as usize;
-            let n = start.len();
-            let rule = || -> Box<dyn StepRule> {
-                match e["solver"].as_str().unwrap() {
-                    "sgd" => Box::new(Sgd::new(
-                        n,
-                        eta,
-                        e["momentum"].as_f64().unwrap(),
-                        e["nesterovs_momentum"].as_bool().unwrap(),
-                    )),
-                    _ => Box::new(Adam::new(n, eta, 0.9, 0.999, 1e-8)),
-                }
-            };
             let mut want = common::json_numbers(&e["coefs"]);
             want.extend(common::json_numbers(&e["intercepts"]));
             for input in [&dense, &sparse] {
-                let what = format!("{name} {e} (sparse {})", input.is_sparse());
+                let what = format!("{} {e} (sparse {})", c.name, input.is_sparse());
                 let data = EpochData {
                     x: input,
-                    y: targets.view(),
+                    y: c.targets.view(),
                     weights: e["weighted"].as_bool().unwrap().then_some(&weights[..]),
                 };
-                let mut params = start.clone();
-                let mut r = rule();
-                let loss = epoch(&net, &mut params, alpha, &data, &order, batch_size, &mut *r);
+                let mut params = c.start.clone();
+                let mut r = rule(e, params.len());
+                let loss = epoch(
+                    &c.net,
+                    &mut params,
+                    c.alpha,
+                    &data,
+                    &order,
+                    batch_size,
+                    &mut *r,
+                );
                 let loss_want = e["loss"].as_f64().unwrap();
                 assert!(
                     close(loss, loss_want, 1e-10),
@@ -175,4 +212,47 @@ fn one_epoch_of_sgd_and_adam_matches_scikit_learn() {
         }
     }
     assert_eq!(count, 16);
+}
+
+#[test]
+fn whole_stochastic_fits_match_scikit_learn() {
+    let doc = fixture();
+    let mut count = 0;
+    for value in doc["cases"].as_array().unwrap() {
+        let c = case_of(value);
+        let dense = Features::from(c.x.clone());
+        for f in value["fits"].as_array().unwrap() {
+            let budget = Budget {
+                batch_size: f["batch_size"].as_u64().unwrap() as usize,
+                max_iter: f["max_iter"].as_u64().unwrap() as usize,
+                tol: f["tol"].as_f64().unwrap(),
+                n_iter_no_change: f["n_iter_no_change"].as_u64().unwrap() as usize,
+            };
+            let data = EpochData {
+                x: &dense,
+                y: c.targets.view(),
+                weights: None,
+            };
+            let mut params = c.start.clone();
+            let mut r = rule(f, params.len());
+            let trained = train(&c.net, &mut params, c.alpha, &data, &budget, &mut *r, None);
+            let what = format!("{} {}", c.name, f["learning_rate"]);
+            let curve = common::json_numbers(&f["loss_curve"]);
+            assert_eq!(trained.loss_curve.len(), curve.len(), "{what}: epochs");
+            // stopped before the budget: the loss stalled, which is convergence
+            if curve.len() < budget.max_iter {
+                assert_eq!(trained.warning, None, "{what}");
+            }
+            for (e, (a, b)) in trained.loss_curve.iter().zip(&curve).enumerate() {
+                assert!(close(*a, *b, 1e-8), "{what}: epoch {e} loss {a} vs {b}");
+            }
+            let mut want = common::json_numbers(&f["coefs"]);
+            want.extend(common::json_numbers(&f["intercepts"]));
+            for (p, (a, b)) in params.iter().zip(&want).enumerate() {
+                assert!(close(*a, *b, 1e-8), "{what}: parameter {p} {a} vs {b}");
+            }
+            count += 1;
+        }
+    }
+    assert_eq!(count, 12);
 }

@@ -19,6 +19,12 @@
 //! squared   a_k = sigmoid(z_k) (classes)      l = 1/2 sum_k (a_k - y_k)^2      dl/dz = (a - y) a (1 - a)
 //! ```
 //!
+//! The cross-entropies take `log` of the probabilities clipped to `[eps, 1 - eps]`
+//! (`eps = 2^-52`), as scikit-learn does, so a row's loss is at most `-log eps = 36.04`
+//! however wrong the network is; `dl/dz` is that of the unclipped loss, as in
+//! scikit-learn. The clip matters only beyond 36 nats and keeps the epoch losses, and so
+//! the stopping rule, those of scikit-learn.
+//!
 //! `squared` is the course's unit: sigmoid outputs fitted by squared error. The regression
 //! loss sums over the outputs; scikit-learn's reported value averages over them, but its
 //! gradient is that of the sum, which is the one trained here.
@@ -26,7 +32,7 @@
 use ndarray::{ArrayView, ArrayView1, ArrayViewMut, Dimension, Zip};
 use serde::{Deserialize, Serialize};
 
-use crate::numeric::{log1pexp, logsumexp, sigmoid};
+use crate::numeric::{logsumexp, sigmoid};
 
 crate::choice_enum! {
     /// The hidden units' activation function (see the module doc).
@@ -84,25 +90,23 @@ pub enum Output {
 
 impl Output {
     /// One row's output activations from its scores `z` (in place), and its loss against
-    /// the targets `y`; the log-probabilities come from `z` itself, so no `log 0` arises.
+    /// the targets `y` (the cross-entropies clipped as the module doc says).
     pub fn apply_and_loss(self, z: &mut [f64], y: ArrayView1<f64>) -> f64 {
+        // sum_k -c_k log(clip(p_k)), terms of coefficient 0 left out (scipy's xlogy)
+        let cross = |terms: &mut dyn Iterator<Item = (f64, f64)>| -> f64 {
+            -terms
+                .filter(|(c, _)| *c != 0.0)
+                .map(|(c, p)| c * p.clamp(f64::EPSILON, 1.0 - f64::EPSILON).ln())
+                .sum::<f64>()
+        };
         match self {
             Output::Softmax => {
-                let lse = logsumexp(z);
-                let loss = -z
-                    .iter()
-                    .zip(y)
-                    .filter(|(_, y)| **y != 0.0)
-                    .map(|(z, y)| y * (z - lse))
-                    .sum::<f64>();
-                z.iter_mut().for_each(|v| *v = (*v - lse).exp());
-                loss
+                self.apply(z);
+                cross(&mut y.iter().copied().zip(z.iter().copied()))
             }
             Output::Logistic => {
-                // -y log a - (1 - y) log(1 - a) = log(1 + exp z) - y z
-                let loss = log1pexp(z[0]) - y[0] * z[0];
                 z[0] = sigmoid(z[0]);
-                loss
+                cross(&mut [(y[0], z[0]), (1.0 - y[0], 1.0 - z[0])].into_iter())
             }
             Output::Identity => 0.5 * z.iter().zip(y).map(|(a, y)| (a - y).powi(2)).sum::<f64>(),
             Output::SquaredSigmoid => {
@@ -171,9 +175,12 @@ mod tests {
         let loss = Output::Softmax.apply_and_loss(&mut z, ndarray::aview1(&[0.0, 0.0, 1.0]));
         assert!((z.iter().sum::<f64>() - 1.0).abs() < 1e-15);
         assert!((loss + z[2].ln()).abs() < 1e-14);
-        // a score far past exp's range still gives a finite loss
+        // a score far past exp's range: the loss is capped at -log eps, as scikit-learn's
         let mut far = [800.0, -800.0];
         let l = Output::Softmax.apply_and_loss(&mut far, ndarray::aview1(&[0.0, 1.0]));
-        assert_eq!(l, 1600.0);
+        assert_eq!(l, -f64::EPSILON.ln());
+        let mut far = [-800.0];
+        let l = Output::Logistic.apply_and_loss(&mut far, ndarray::aview1(&[1.0]));
+        assert_eq!(l, -f64::EPSILON.ln());
     }
 }

@@ -22,7 +22,8 @@
 //! - [`layers`]: the layout of the parameters, Glorot's initialisation, the first layer's
 //!   products with dense or sparse rows.
 //! - [`backprop`]: the forward pass, the loss of a batch and its gradient.
-//! - [`stochastic`]: mini-batch SGD with (Nesterov's) momentum and Adam, and an epoch.
+//! - [`stochastic`]: mini-batch SGD with (Nesterov's) momentum and its step schedules,
+//!   Adam, an epoch, and training by epochs until the loss stops improving.
 
 pub mod activation;
 pub mod backprop;
@@ -32,4 +33,4 @@ pub mod stochastic;
 pub use activation::{Activation, Output};
 pub use backprop::{Batch, Network};
 pub use layers::Layout;
-pub use stochastic::{epoch, Adam, EpochData, Sgd, StepRule};
+pub use stochastic::{epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Trained};

@@ -11,20 +11,47 @@
 //! with the bias corrections folded into the step size). An epoch takes the rows in a given
 //! order in batches of `batch_size` consecutive rows (the last one shorter) and reports
 //! scikit-learn's epoch loss, `sum_b |b| J_b / n`.
+//!
+//! [`train`] runs epochs as scikit-learn's `_fit_stochastic` does without early stopping:
+//! after each epoch the schedule moves SGD's step (`invscaling`:
+//! `eta = eta_0 / (t + 1)^power_t`, `t` the rows seen so far), and an epoch whose loss is
+//! not below the best so far minus `tol` counts as stale. After more than
+//! `n_iter_no_change` stale epochs in a row training stops, except that the `adaptive`
+//! schedule first divides SGD's step by 5 (and stops once it is at most `1e-6`).
 
 use ndarray::ArrayView2;
 
 use super::backprop::{Batch, Network};
 use crate::data::Features;
+use crate::optim::ConvergenceWarning;
+use crate::rng::Rng;
+
+crate::choice_enum! {
+    /// How SGD's step size moves between epochs (see the module doc).
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Schedule {
+        #[default]
+        Constant = "constant",
+        Invscaling = "invscaling",
+        Adaptive = "adaptive",
+    }
+}
 
 /// A rule that moves the parameters along a batch's gradient.
 pub trait StepRule {
     /// `params <- params + update(grad)`, the rule's state moving with it.
     fn step(&mut self, params: &mut [f64], grad: &[f64]);
+    /// After an epoch, `seen` rows into training: the schedule's move.
+    fn epoch_ends(&mut self, _seen: usize) {}
+    /// Training has stalled: whether to stop (`false`: the rule changed and goes on).
+    fn stalled(&mut self) -> bool {
+        true
+    }
 }
 
 /// Stochastic gradient descent with (Nesterov's) momentum; `learning_rate` is the
-/// current step size `eta` (a schedule may change it between epochs).
+/// current step size `eta`, which the schedule moves between epochs from `eta_0`.
 #[derive(Clone, Debug)]
 pub struct Sgd {
     /// `eta`.
@@ -33,18 +60,33 @@ pub struct Sgd {
     pub momentum: f64,
     /// Nesterov's look-ahead step.
     pub nesterov: bool,
+    /// The schedule of `eta`.
+    pub schedule: Schedule,
+    /// `power_t` of `invscaling`.
+    pub power_t: f64,
+    initial: f64,
     velocity: Vec<f64>,
 }
 
 impl Sgd {
-    /// The rule for `n` parameters, at rest.
+    /// The rule for `n` parameters, at rest, with a constant step.
     pub fn new(n: usize, learning_rate: f64, momentum: f64, nesterov: bool) -> Self {
         Sgd {
             learning_rate,
             momentum,
             nesterov,
+            schedule: Schedule::Constant,
+            power_t: 0.5,
+            initial: learning_rate,
             velocity: vec![0.0; n],
         }
+    }
+
+    /// The same rule with the step moved by `schedule` (`power_t` for `invscaling`).
+    pub fn scheduled(mut self, schedule: Schedule, power_t: f64) -> Self {
+        self.schedule = schedule;
+        self.power_t = power_t;
+        self
     }
 }
 
@@ -55,6 +97,18 @@ impl StepRule for Sgd {
             *v = mu * *v - eta * g;
             *p += if self.nesterov { mu * *v - eta * g } else { *v };
         }
+    }
+    fn epoch_ends(&mut self, seen: usize) {
+        if self.schedule == Schedule::Invscaling {
+            self.learning_rate = self.initial / ((seen + 1) as f64).powf(self.power_t);
+        }
+    }
+    fn stalled(&mut self) -> bool {
+        if self.schedule != Schedule::Adaptive || self.learning_rate <= 1e-6 {
+            return true;
+        }
+        self.learning_rate /= 5.0;
+        false
     }
 }
 
@@ -142,4 +196,82 @@ pub fn epoch(
         rule.step(params, &grad);
     }
     total / order.len().max(1) as f64
+}
+
+/// When [`train`] stops.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Rows per batch (at least 1).
+    pub batch_size: usize,
+    /// Epochs at most.
+    pub max_iter: usize,
+    /// The improvement of the epoch loss that counts.
+    pub tol: f64,
+    /// Stale epochs in a row allowed.
+    pub n_iter_no_change: usize,
+}
+
+/// What [`train`] did: the loss of every epoch, and why it stopped (`None`: the loss
+/// stopped improving, which is convergence).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trained {
+    /// The epoch losses.
+    pub loss_curve: Vec<f64>,
+    /// `None` when the loss stopped improving; the iteration budget or a non-finite loss
+    /// otherwise.
+    pub warning: Option<ConvergenceWarning>,
+}
+
+/// Epochs of `rule` over every row of `data` (module doc), the rows in file order or,
+/// with `shuffle`, in a new order each epoch.
+pub fn train(
+    net: &Network,
+    params: &mut [f64],
+    alpha: f64,
+    data: &EpochData,
+    budget: &Budget,
+    rule: &mut dyn StepRule,
+    mut shuffle: Option<&mut Rng>,
+) -> Trained {
+    let n = data.x.n_rows();
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut loss_curve = Vec::new();
+    let (mut best, mut stale) = (f64::INFINITY, 0);
+    for it in 1..=budget.max_iter {
+        if let Some(rng) = shuffle.as_deref_mut() {
+            rng.shuffle(&mut order);
+        }
+        let loss = epoch(net, params, alpha, data, &order, budget.batch_size, rule);
+        loss_curve.push(loss);
+        if !loss.is_finite() {
+            let warning = Some(ConvergenceWarning::Diverged { iteration: it });
+            return Trained {
+                loss_curve,
+                warning,
+            };
+        }
+        if loss > best - budget.tol {
+            stale += 1;
+        } else {
+            stale = 0;
+        }
+        best = best.min(loss);
+        rule.epoch_ends(it * n);
+        if stale > budget.n_iter_no_change {
+            if rule.stalled() {
+                return Trained {
+                    loss_curve,
+                    warning: None,
+                };
+            }
+            stale = 0;
+        }
+    }
+    let warning = Some(ConvergenceWarning::MaxIterations {
+        iterations: budget.max_iter,
+    });
+    Trained {
+        loss_curve,
+        warning,
+    }
 }
