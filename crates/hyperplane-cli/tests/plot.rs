@@ -1,5 +1,5 @@
 //! `hyperplane plot` subcommands end to end: boundary, learning-curve, bounds, growth,
-//! linreg-curve and pla.
+//! linreg-curve, pla and loss-curve.
 
 mod common;
 
@@ -544,4 +544,60 @@ fn help_of_the_new_plots() {
         let help = ok(&["plot", cmd, "--help"]);
         assert!(help.contains(example), "{cmd}: {help}");
     }
+}
+
+#[test]
+fn loss_curve_of_a_network_and_its_boundary() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = blobs(dir.path(), "blobs.csv", false);
+    let model = dir.path().join("net.json");
+    common::train(
+        &data,
+        "mlp",
+        &[
+            "hidden=6",
+            "early_stopping=true",
+            "validation_fraction=0.25",
+            "learning_rate_init=0.05",
+        ],
+        &model,
+    );
+    let info = ok(&["inspect", "--model", s(&model)]);
+    assert!(info.contains("2 inputs -> 6 relu -> 1 logistic"), "{info}");
+    assert!(info.contains("the weights are those of epoch"), "{info}");
+    let out = dir.path().join("loss.svg");
+    let v = common::json_of(&[
+        "plot",
+        "loss-curve",
+        "--model",
+        s(&model),
+        "--out",
+        s(&out),
+        "--json",
+    ]);
+    let losses = v["loss_curve"].as_array().unwrap();
+    assert_eq!(
+        losses.len(),
+        v["validation_scores"].as_array().unwrap().len()
+    );
+    assert!(losses[losses.len() - 1].as_f64() < losses[0].as_f64());
+    let svg = svg_at(&out);
+    assert!(svg.contains("training loss") && svg.contains("validation error"));
+    let regions = dir.path().join("regions.svg");
+    ok(&[
+        "plot",
+        "boundary",
+        "--model",
+        s(&model),
+        "--data",
+        s(&data),
+        "--out",
+        s(&regions),
+    ]);
+    svg_at(&regions);
+    // a model without a loss curve: one clear error
+    let nb = dir.path().join("nb.json");
+    common::train(&data, "gaussian-nb", &[], &nb);
+    let e = fails(&["plot", "loss-curve", "--model", s(&nb), "--out", s(&out)]);
+    assert!(e.contains("only neural network models"), "{e}");
 }

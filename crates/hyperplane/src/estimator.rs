@@ -252,6 +252,18 @@ pub type ModelReader = fn(
     &mut dyn erased_serde::Deserializer,
 ) -> std::result::Result<Box<dyn FittedModel>, erased_serde::Error>;
 
+/// Reads a model body of type `M` and checks it with `validate` before use; a body that
+/// fails is an error naming the field.
+pub fn read_validated<M: FittedModel + DeserializeOwned>(
+    d: &mut dyn erased_serde::Deserializer,
+    validate: fn(&M) -> Result<()>,
+) -> std::result::Result<Box<dyn FittedModel>, erased_serde::Error> {
+    let model: M = erased_serde::deserialize(d)?;
+    validate(&model)
+        .map_err(|e| <erased_serde::Error as serde::de::Error>::custom(e.to_string()))?;
+    Ok(Box::new(model))
+}
+
 /// The [`ModelReader`] of a model type that deserializes itself.
 pub fn read_model<M: FittedModel + DeserializeOwned>(
     d: &mut dyn erased_serde::Deserializer,

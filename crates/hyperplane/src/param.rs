@@ -415,6 +415,27 @@ impl ParamValue for Option<Vec<usize>> {
     }
 }
 
+/// Comma-separated integers (`100`, `64,32`); `none` for an empty list.
+impl ParamValue for Vec<usize> {
+    const KIND: &'static str = "integers or none";
+    fn parse_value(name: &str, text: &str) -> Result<Self> {
+        match text.trim() {
+            "none" | "" => Ok(Vec::new()),
+            list => list.split(',').map(|v| parse_param(name, v)).collect(),
+        }
+    }
+    fn to_text(&self) -> String {
+        if self.is_empty() {
+            "none".into()
+        } else {
+            join(self)
+        }
+    }
+    fn numbers(&self) -> Vec<f64> {
+        self.iter().map(|&v| v as f64).collect()
+    }
+}
+
 /// `lo,hi`.
 impl ParamValue for (f64, f64) {
     const KIND: &'static str = "two numbers";

@@ -30,6 +30,16 @@ fn learner(kind: &str, setting: Option<(&str, &str)>) -> Learner {
         l.set_param("tol", "1e-10").unwrap();
         l.set_param("max_iter", "100000").unwrap();
     }
+    if l.info().family == "neural networks" && setting == Some(("solver", "lbfgs")) {
+        // The objective of a network is not convex: a change of rounding (rows in another
+        // order, weights for repeats, CSR rows) moves L-BFGS's path, and a wide network
+        // (100 units for 90 rows) has many minima it can end in. The refit checks compare
+        // within 1e-6, so they run on a network of one basin, solved tightly; the
+        // stochastic solvers are order-dependent and checked at the defaults.
+        l.set_param("hidden", "3").unwrap();
+        l.set_param("tol", "1e-8").unwrap();
+        l.set_param("max_iter", "2000").unwrap();
+    }
     if l.info().family == "support vector machines" {
         // SMO stops within `tol` of the optimum (1e-3 by default: decision values within
         // about 1e-3); the refit checks compare to 1e-6, so the dual is solved tightly.

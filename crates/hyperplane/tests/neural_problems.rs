@@ -1,45 +1,35 @@
-//! The classic problems no linear model solves, solved by a small network of the course's
-//! sigmoid units trained by L-BFGS on backpropagation's gradient (seeded Glorot start):
-//! XOR, two interleaved moons and a disc inside a ring.
+//! The classic problems no linear model solves, solved by the `mlp` kind with a small
+//! network of the course's sigmoid units trained by L-BFGS (seeded Glorot start): XOR, two
+//! interleaved moons and a disc inside a ring.
 
-use hyperplane::neural::{Activation, Batch, Layout, Network, Output};
-use hyperplane::optim::{Function, GradNorm, Settings, Solver};
+use hyperplane::pipeline::Learner;
 use hyperplane::rng::Rng;
-use hyperplane::Features;
+use hyperplane::{Classifier, Dataset, Label, Params};
 use ndarray::Array2;
 
-/// Training accuracy of a sigmoid network with `hidden` units on points `x`, classes 0/1
-/// in `y`, after L-BFGS from a Glorot start seeded by `seed`.
-fn train_accuracy(x: Array2<f64>, y: &[usize], hidden: &[usize], seed: u64) -> f64 {
-    let net = Network {
-        layout: Layout::new(x.ncols(), hidden, 1).unwrap(),
-        activation: Activation::Sigmoid,
-        output: Output::Logistic,
-    };
-    let targets = Array2::from_shape_fn((y.len(), 1), |(i, _)| y[i] as f64);
-    let features = Features::from(x);
-    let rows: Vec<usize> = (0..y.len()).collect();
-    let batch = Batch {
-        x: &features,
-        rows: &rows,
-        y: targets.view(),
-        weights: None,
-    };
-    let start = net.layout.glorot(net.activation, &mut Rng::new(seed));
-    let mut f = Function::new(start.len(), |w: &[f64], g: &mut [f64]| {
-        net.loss_grad(w, 1e-5, &batch, g)
-    });
-    let settings = Settings {
-        max_iter: 2000,
-        gtol: 1e-8,
-        norm: GradNorm::Max,
-        ftol: 0.0,
-        step: 1.0,
-    };
-    let (w, _) = Solver::Lbfgs.minimize(&mut f, start, &settings).unwrap();
-    let p = net.predict(&w, &features);
-    let right = (0..y.len())
-        .filter(|&i| (p[[i, 0]] > 0.5) == (y[i] == 1))
+/// Training accuracy of `mlp` with sigmoid units in `hidden` (`none`: no hidden layer, a
+/// logistic model) on points `x`, classes 0/1 in `y`.
+fn train_accuracy(x: Array2<f64>, y: &[usize], hidden: &str, seed: u64) -> f64 {
+    let labels: Vec<Label> = y.iter().map(|&c| Label::Int(c as i64)).collect();
+    let data = Dataset::new(x.into(), &labels).unwrap();
+    let mut l = Learner::from_kind("mlp").unwrap();
+    for (name, value) in [
+        ("hidden", hidden),
+        ("activation", "sigmoid"),
+        ("solver", "lbfgs"),
+        ("alpha", "1e-5"),
+        ("tol", "1e-8"),
+        ("max_iter", "2000"),
+        ("seed", &seed.to_string()),
+    ] {
+        l.set_param(name, value).unwrap();
+    }
+    let model = l.fit(&data).unwrap();
+    let predicted = model.predict(data.x()).unwrap();
+    let right = predicted
+        .iter()
+        .zip(&labels)
+        .filter(|(p, t)| p == t)
         .count();
     right as f64 / y.len() as f64
 }
@@ -47,7 +37,7 @@ fn train_accuracy(x: Array2<f64>, y: &[usize], hidden: &[usize], seed: u64) -> f
 #[test]
 fn xor_is_solved_by_two_sigmoid_units() {
     let x = ndarray::array![[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]];
-    assert_eq!(train_accuracy(x, &[0, 1, 1, 0], &[3], 0), 1.0);
+    assert_eq!(train_accuracy(x, &[0, 1, 1, 0], "3", 0), 1.0);
 }
 
 #[test]
@@ -76,8 +66,8 @@ fn two_moons_and_a_disc_in_a_ring_are_solved() {
         y_ring.push(class);
     }
     // a logistic model alone cannot: its boundary is a line
-    assert!(train_accuracy(moons.clone(), &y_moons, &[], 0) < 0.95);
-    assert!(train_accuracy(ring.clone(), &y_ring, &[], 0) < 0.7);
-    assert!(train_accuracy(moons, &y_moons, &[8], 0) >= 0.99);
-    assert!(train_accuracy(ring, &y_ring, &[8], 0) >= 0.99);
+    assert!(train_accuracy(moons.clone(), &y_moons, "none", 0) < 0.95);
+    assert!(train_accuracy(ring.clone(), &y_ring, "none", 0) < 0.7);
+    assert!(train_accuracy(moons, &y_moons, "8", 0) >= 0.99);
+    assert!(train_accuracy(ring, &y_ring, "8", 0) >= 0.99);
 }

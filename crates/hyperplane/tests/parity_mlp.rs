@@ -8,7 +8,7 @@
 use hyperplane::data::CsrMatrix;
 use hyperplane::neural::{
     epoch, train, Activation, Adam, Batch, Budget, EpochData, Layout, Network, Output, Sgd,
-    StepRule,
+    StepRule, Watch,
 };
 use hyperplane::Features;
 use ndarray::Array2;
@@ -185,6 +185,7 @@ fn one_epoch_of_sgd_and_adam_matches_scikit_learn() {
                 let what = format!("{} {e} (sparse {})", c.name, input.is_sparse());
                 let data = EpochData {
                     x: input,
+                    rows: &order,
                     y: c.targets.view(),
                     weights: e["weighted"].as_bool().unwrap().then_some(&weights[..]),
                 };
@@ -228,14 +229,24 @@ fn whole_stochastic_fits_match_scikit_learn() {
                 tol: f["tol"].as_f64().unwrap(),
                 n_iter_no_change: f["n_iter_no_change"].as_u64().unwrap() as usize,
             };
+            let rows: Vec<usize> = (0..c.x.nrows()).collect();
             let data = EpochData {
                 x: &dense,
+                rows: &rows,
                 y: c.targets.view(),
                 weights: None,
             };
             let mut params = c.start.clone();
             let mut r = rule(f, params.len());
-            let trained = train(&c.net, &mut params, c.alpha, &data, &budget, &mut *r, None);
+            let trained = train(
+                &c.net,
+                &mut params,
+                c.alpha,
+                &data,
+                &budget,
+                &mut *r,
+                Watch::default(),
+            );
             let what = format!("{} {}", c.name, f["learning_rate"]);
             let curve = common::json_numbers(&f["loss_curve"]);
             assert_eq!(trained.loss_curve.len(), curve.len(), "{what}: epochs");

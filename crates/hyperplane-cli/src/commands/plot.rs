@@ -7,6 +7,7 @@ use hyperplane::data::Dataset;
 use hyperplane::estimator::Classifier;
 use hyperplane::linear::experiment::{self, LearningCurveSetup};
 use hyperplane::linear::{Order, Perceptron};
+use hyperplane::neural::MlpModel;
 use hyperplane::plot::{self, BoundaryOptions, LineChart, PlaOptions};
 use hyperplane::select::TrainSizes;
 use hyperplane::theory::HypothesisSet;
@@ -88,6 +89,22 @@ and measures E_in on the sample and E_out on the same inputs with fresh noise; t
 Every size must exceed d + 1."
     )]
     LinregCurve(LinregCurveArgs),
+    /// The training curve of a neural network model: loss (and validation error) by epoch.
+    #[command(
+        name = "loss-curve",
+        after_help = "\
+Examples:
+  hyperplane train --data digits.csv --model mlp --param hidden=64 --out net.json
+  hyperplane plot loss-curve --model net.json --out loss.svg
+  hyperplane train --data digits.csv --model mlp --param early_stopping=true --out es.json
+  hyperplane plot loss-curve --model es.json --json --out es.svg
+
+The training loss is the mean loss of each epoch's mini-batches (cross-entropy or squared
+error, plus the L2 penalty), one point per epoch; for solver=lbfgs one point per evaluation
+of the objective. With early_stopping the validation error 1 - score of the held-out rows
+(accuracy for mlp, R^2 for mlp-regressor) is drawn beside it."
+    )]
+    LossCurve(LossCurveArgs),
     /// The perceptron learning algorithm's walk on 2-D binary data, update by update.
     #[command(after_help = "\
 Examples:
@@ -116,6 +133,18 @@ struct PictureArgs {
     /// Height in pixels.
     #[arg(long, default_value_t = 600)]
     height: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct LossCurveArgs {
+    /// A model file of kind mlp or mlp-regressor, written by `train`.
+    #[arg(long, value_name = "MODEL.json")]
+    model: PathBuf,
+    #[command(flatten)]
+    picture: PictureArgs,
+    /// Print the numbers as JSON instead of a summary.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -278,6 +307,7 @@ pub fn plot(a: PlotArgs) -> Result<String> {
         PlotCommand::Bounds(b) => bounds(b),
         PlotCommand::Growth(g) => growth(g),
         PlotCommand::LinregCurve(l) => linreg_curve(l),
+        PlotCommand::LossCurve(l) => loss_curve(l),
         PlotCommand::Pla(p) => pla(p),
     }
 }
@@ -435,6 +465,41 @@ fn boundary(a: BoundaryArgs) -> Result<String> {
             }
         );
     }
+    Ok(out)
+}
+
+fn loss_curve(a: LossCurveArgs) -> Result<String> {
+    let pipeline = load(&a.model)?;
+    let model = pipeline
+        .model()
+        .downcast_ref::<MlpModel>()
+        .ok_or_else(|| Error::Unsupported {
+            model: pipeline.kind().to_string(),
+            what: "a loss curve (only neural network models, mlp and mlp-regressor, keep one)"
+                .into(),
+        })?;
+    write_chart(plot::loss_curve_chart(model)?, &a.picture)?;
+    if a.json {
+        let value = json!({
+            "loss_curve": model.loss_curve,
+            "validation_scores": model.validation_scores,
+            "stop": model.stop,
+        });
+        return json_with_out(&value, &a.picture.out);
+    }
+    let mut out = String::new();
+    let last = model.loss_curve.last().copied().unwrap_or(f64::NAN);
+    outln!(
+        out,
+        "{}: {} points, loss {:.6} -> {last:.6}",
+        pipeline.kind(),
+        model.loss_curve.len(),
+        model.loss_curve[0]
+    );
+    if let Some(best) = model.validation_scores.iter().copied().reduce(f64::max) {
+        outln!(out, "best validation score {best:.6}");
+    }
+    outln!(out, "wrote {}", a.picture.out.display());
     Ok(out)
 }
 

@@ -103,7 +103,12 @@ impl Network {
     /// The outputs `a_L` (probabilities for classes, values for regression) of every row.
     pub fn predict(&self, params: &[f64], x: &Features) -> Array2<f64> {
         let rows: Vec<usize> = (0..x.n_rows()).collect();
-        let (mut a, _) = self.forward(params, x, &rows, None);
+        self.predict_rows(params, x, &rows)
+    }
+
+    /// The outputs `a_L` of `rows` of `x`, in that order.
+    pub fn predict_rows(&self, params: &[f64], x: &Features, rows: &[usize]) -> Array2<f64> {
+        let (mut a, _) = self.forward(params, x, rows, None);
         a.pop().expect("at least one layer")
     }
 

@@ -12,12 +12,14 @@
 //! order in batches of `batch_size` consecutive rows (the last one shorter) and reports
 //! scikit-learn's epoch loss, `sum_b |b| J_b / n`.
 //!
-//! [`train`] runs epochs as scikit-learn's `_fit_stochastic` does without early stopping:
-//! after each epoch the schedule moves SGD's step (`invscaling`:
-//! `eta = eta_0 / (t + 1)^power_t`, `t` the rows seen so far), and an epoch whose loss is
-//! not below the best so far minus `tol` counts as stale. After more than
-//! `n_iter_no_change` stale epochs in a row training stops, except that the `adaptive`
-//! schedule first divides SGD's step by 5 (and stops once it is at most `1e-6`).
+//! [`train`] runs epochs as scikit-learn's `_fit_stochastic` does: after each epoch the
+//! schedule moves SGD's step (`invscaling`: `eta = eta_0 / (t + 1)^power_t`, `t` the rows
+//! seen so far), and the epoch counts as stale when its loss is not below the best so far
+//! minus `tol` or, with early stopping, when the validation score is not above the best
+//! so far plus `tol`. After more than `n_iter_no_change` stale epochs in a row training
+//! stops, except that the `adaptive` schedule first divides SGD's step by 5 (and stops
+//! once it is at most `1e-6`). Early stopping returns the parameters of the epoch with the
+//! best validation score.
 
 use ndarray::ArrayView2;
 
@@ -162,10 +164,12 @@ impl StepRule for Adam {
     }
 }
 
-/// The data of an epoch: all rows, their targets and weights.
+/// The data of an epoch: the rows trained on, their targets and weights.
 pub struct EpochData<'b, 'x> {
     /// The input rows.
     pub x: &'b Features<'x>,
+    /// The rows of `x` trained on (the others may be held out for validation).
+    pub rows: &'b [usize],
     /// Targets, one row per row of `x`.
     pub y: ArrayView2<'b, f64>,
     /// Sample weights, one per row of `x`; `None` for weight 1.
@@ -205,25 +209,42 @@ pub struct Budget {
     pub batch_size: usize,
     /// Epochs at most.
     pub max_iter: usize,
-    /// The improvement of the epoch loss that counts.
+    /// The improvement of the epoch loss (or validation score) that counts.
     pub tol: f64,
     /// Stale epochs in a row allowed.
     pub n_iter_no_change: usize,
 }
 
-/// What [`train`] did: the loss of every epoch, and why it stopped (`None`: the loss
-/// stopped improving, which is convergence).
+/// The score of parameters on held-out rows, higher is better.
+pub type Validation<'w> = &'w mut dyn FnMut(&[f64]) -> f64;
+
+/// What [`train`] watches besides the loss: an optional row shuffle, an optional
+/// validation score (early stopping).
+#[derive(Default)]
+pub struct Watch<'w> {
+    /// Shuffles the rows before each epoch (else they come in the order given).
+    pub shuffle: Option<&'w mut Rng>,
+    /// The score of the parameters on held-out rows, higher is better (early stopping).
+    pub validation: Option<Validation<'w>>,
+}
+
+/// What [`train`] did: the loss of every epoch, the validation scores, and why it stopped
+/// (`None`: the loss or the validation score stopped improving, which is convergence).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trained {
     /// The epoch losses.
     pub loss_curve: Vec<f64>,
+    /// The validation score after each epoch (empty without early stopping).
+    pub validation_scores: Vec<f64>,
+    /// With early stopping, the epoch (from 1) whose parameters are returned.
+    pub best_epoch: Option<usize>,
     /// `None` when the loss stopped improving; the iteration budget or a non-finite loss
     /// otherwise.
     pub warning: Option<ConvergenceWarning>,
 }
 
-/// Epochs of `rule` over every row of `data` (module doc), the rows in file order or,
-/// with `shuffle`, in a new order each epoch.
+/// Epochs of `rule` over the rows of `data` (module doc), in the order given or, with
+/// `watch.shuffle`, in a new order each epoch.
 pub fn train(
     net: &Network,
     params: &mut [f64],
@@ -231,47 +252,62 @@ pub fn train(
     data: &EpochData,
     budget: &Budget,
     rule: &mut dyn StepRule,
-    mut shuffle: Option<&mut Rng>,
+    mut watch: Watch,
 ) -> Trained {
-    let n = data.x.n_rows();
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut loss_curve = Vec::new();
+    let n = data.rows.len();
+    let mut order = data.rows.to_vec();
+    let mut trained = Trained {
+        loss_curve: Vec::new(),
+        validation_scores: Vec::new(),
+        best_epoch: None,
+        warning: None,
+    };
     let (mut best, mut stale) = (f64::INFINITY, 0);
+    let (mut best_score, mut best_params) = (f64::NEG_INFINITY, Vec::new());
     for it in 1..=budget.max_iter {
-        if let Some(rng) = shuffle.as_deref_mut() {
+        if let Some(rng) = watch.shuffle.as_deref_mut() {
             rng.shuffle(&mut order);
         }
         let loss = epoch(net, params, alpha, data, &order, budget.batch_size, rule);
-        loss_curve.push(loss);
+        trained.loss_curve.push(loss);
         if !loss.is_finite() {
-            let warning = Some(ConvergenceWarning::Diverged { iteration: it });
-            return Trained {
-                loss_curve,
-                warning,
-            };
+            trained.warning = Some(ConvergenceWarning::Diverged { iteration: it });
+            break;
         }
-        if loss > best - budget.tol {
-            stale += 1;
-        } else {
-            stale = 0;
-        }
-        best = best.min(loss);
+        let score = watch.validation.as_deref_mut().map(|score| score(params));
+        let improved = match score {
+            Some(score) => {
+                trained.validation_scores.push(score);
+                let improved = score >= best_score + budget.tol;
+                if score > best_score {
+                    best_score = score;
+                    best_params = params.to_vec();
+                    trained.best_epoch = Some(it);
+                }
+                improved
+            }
+            None => {
+                let improved = loss <= best - budget.tol;
+                best = best.min(loss);
+                improved
+            }
+        };
+        stale = if improved { 0 } else { stale + 1 };
         rule.epoch_ends(it * n);
         if stale > budget.n_iter_no_change {
             if rule.stalled() {
-                return Trained {
-                    loss_curve,
-                    warning: None,
-                };
+                break;
             }
             stale = 0;
         }
+        if it == budget.max_iter {
+            trained.warning = Some(ConvergenceWarning::MaxIterations {
+                iterations: budget.max_iter,
+            });
+        }
     }
-    let warning = Some(ConvergenceWarning::MaxIterations {
-        iterations: budget.max_iter,
-    });
-    Trained {
-        loss_curve,
-        warning,
+    if trained.best_epoch.is_some() {
+        params.copy_from_slice(&best_params);
     }
+    trained
 }

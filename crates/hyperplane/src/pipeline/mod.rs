@@ -57,6 +57,7 @@ const FAMILIES: &[Family] = &[
     crate::linear::CLASSIFIER_FAMILY,
     crate::linear::REGRESSOR_FAMILY,
     crate::svm::FAMILY,
+    crate::neural::FAMILY,
 ];
 
 /// Every model kind, family by family.

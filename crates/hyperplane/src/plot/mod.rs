@@ -17,6 +17,7 @@
 //! | error bars against N | [`bounds_chart`] | the VC bound `sqrt(8/N ln(4 m_H(2N)/delta))` (polynomial, binomial) beside Hoeffding for one hypothesis, log-log |
 //! | growth functions | [`growth_chart`] | `m_H(N)` beside `2^N` and the bounds `N^d_vc + 1`, `B(N, k)`, log y |
 //! | linear-regression learning curve | [`linreg_curve_chart`] | measured `E_in`, `E_out` beside `sigma^2 (1 -/+ (d+1)/N)` |
+//! | a network's training | [`loss_curve_chart`] | the loss after each epoch, with early stopping the validation error `1 - score` |
 //!
 //! ## A bound against N on a log scale
 //!
@@ -47,6 +48,7 @@
 mod boundary;
 mod learning_curve;
 mod line;
+mod loss_curve;
 mod pla;
 mod theory;
 
@@ -55,6 +57,7 @@ pub use boundary::{
 };
 pub use learning_curve::learning_curve_svg;
 pub use line::{line_chart_svg, LegendPosition, LineChart, Series, SeriesStyle};
+pub use loss_curve::loss_curve_chart;
 pub use pla::{pla_svg, PlaOptions};
 pub use theory::{
     bounds_chart, bounds_table, growth_chart, growth_table, linreg_curve_chart, log_spaced,

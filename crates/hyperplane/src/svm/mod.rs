@@ -61,7 +61,7 @@ pub use svr::{NuSvr, Svr};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::estimator::{
-    boxed_learner, Classifier, Family, Fit, FittedModel, KindInfo, Learn, Regressor,
+    boxed_learner, read_validated, Classifier, Family, Fit, FittedModel, KindInfo, Learn, Regressor,
 };
 use crate::param::{Composite, Params};
 
@@ -70,19 +70,8 @@ pub const FAMILY: Family = Family {
     kinds: KINDS,
     learner: |kind| boxed_learner(Svm::from_kind, kind),
     model_tag: "Svm",
-    read_model: read_checked,
+    read_model: |d| read_validated(d, SvmModel::validate),
 };
-
-/// Reads an [`SvmModel`] body and [validates](SvmModel::validate) it.
-fn read_checked(
-    d: &mut dyn erased_serde::Deserializer,
-) -> std::result::Result<Box<dyn FittedModel>, erased_serde::Error> {
-    let model: SvmModel = erased_serde::deserialize(d)?;
-    model
-        .validate()
-        .map_err(|e| <erased_serde::Error as serde::de::Error>::custom(e.to_string()))?;
-    Ok(Box::new(model))
-}
 
 /// The SVM kinds, in the order of the [`Svm`] variants.
 pub const KINDS: &[KindInfo] = &[

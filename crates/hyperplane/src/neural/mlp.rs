@@ -1,0 +1,694 @@
+//! The multilayer perceptron kinds: `mlp` (classes) and `mlp-regressor` (real values),
+//! scikit-learn's `MLPClassifier` and `MLPRegressor` with their defaults.
+//!
+//! Classes become targets the output layer fits: two classes one logistic unit (`y = 1`
+//! for the second class), more a softmax over one unit per class; `loss=squared` puts
+//! sigmoid units there instead (one for two classes) fitted by squared error, the course's
+//! network. A regressor's outputs are identity units, one per target column.
+//!
+//! Training starts from Glorot's weights drawn by the seeded [`Rng`], then
+//!
+//! - `solver=adam` / `sgd`: epochs of mini-batches ([`train`]), the rows shuffled by the
+//!   same generator each epoch (`shuffle`), until the loss (or, with `early_stopping`, the
+//!   score on a seeded, stratified `validation_fraction` of the rows: accuracy, or `R^2`)
+//!   has not improved by `tol` for more than `n_iter_no_change` epochs, or `max_iter`
+//!   epochs (a typed warning). Early stopping keeps the weights of the best epoch.
+//! - `solver=lbfgs`: the whole objective minimised by the shared L-BFGS, stopping as
+//!   scikit-learn's scipy call does: `max |grad| <= tol`, a relative decrease below
+//!   `2.2e-9`, or `max_iter` iterations.
+//!
+//! Each row's loss counts with its sample weight (times its class weight for `mlp`). A
+//! loss that becomes non-finite is an error naming the epoch, never a model of NaNs.
+
+use ndarray::{Array2, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use super::activation::{Activation, Output};
+use super::backprop::{Batch, Network};
+use super::layers::Layout;
+use super::stochastic::{train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Watch};
+use crate::data::split::train_test_split;
+use crate::data::{Dataset, Features, Label};
+use crate::error::{Error, Result};
+use crate::estimator::{Classifier, Fit, Regressor};
+use crate::linear::{row_weights, ClassWeight};
+use crate::optim::{self, ConvergenceWarning, Function, GradNorm, Settings};
+use crate::param::Params;
+use crate::rng::Rng;
+
+crate::choice_enum! {
+    /// How the parameters are trained (see the module doc).
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Optimizer {
+        Sgd = "sgd",
+        #[default]
+        Adam = "adam",
+        Lbfgs = "lbfgs",
+    }
+}
+
+crate::choice_enum! {
+    /// The loss of a classifier's outputs.
+    pub enum ClassLoss {
+        #[default]
+        CrossEntropy = "cross-entropy",
+        Squared = "squared",
+    }
+}
+
+/// scipy's default `ftol` of L-BFGS-B (`factr = 1e7` times the machine epsilon), which
+/// scikit-learn's `solver="lbfgs"` keeps.
+const LBFGS_FTOL: f64 = 1e7 * f64::EPSILON;
+
+/// The rows per batch of `batch_size=auto`, at most.
+const AUTO_BATCH: usize = 200;
+
+crate::params! {
+    /// The network and its training, shared by `mlp` and `mlp-regressor` (scikit-learn's
+    /// defaults).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Training {
+        pub hidden: Vec<usize>,
+        pub activation: Activation,
+        pub solver: Optimizer,
+        pub alpha: f64,
+        pub batch_size: Option<usize>,
+        pub learning_rate: Schedule,
+        pub learning_rate_init: f64,
+        pub power_t: f64,
+        pub max_iter: usize,
+        pub shuffle: bool,
+        pub seed: u64,
+        pub tol: f64,
+        pub momentum: f64,
+        pub nesterov: bool,
+        pub early_stopping: bool,
+        pub validation_fraction: f64,
+        pub beta_1: f64,
+        pub beta_2: f64,
+        pub epsilon: f64,
+        pub n_iter_no_change: usize,
+    }
+    schema "mlp" {
+        /// units of each hidden layer, comma-separated (`64,32`: two layers); `none`: no hidden layer (a linear model)
+        hidden = "100", at_least_1 => hidden;
+        /// the hidden units: `relu` max(0, z), `tanh`, `sigmoid` 1 / (1 + e^-z) (the course's unit), `identity`
+        activation = "relu", "`relu`, `tanh`, `sigmoid`, `identity`" => activation;
+        /// the optimiser: `adam`, `sgd` (mini-batches with momentum), `lbfgs` (the whole data at each step; for small data)
+        solver = "adam", "`adam`, `sgd`, `lbfgs`" => solver;
+        /// the L2 penalty: alpha/2 ||W||^2 (weights, not biases) over the total sample weight
+        alpha = "0.0001", non_negative => alpha;
+        /// `adam`, `sgd`: rows per mini-batch (`auto`: min(200, rows))
+        batch_size = "auto", at_least_1 => batch_size as Auto;
+        /// `sgd`: the step schedule, `constant`, `invscaling` eta_0 / (t + 1)^power_t (t rows seen), `adaptive` (divide by 5 when stalled)
+        learning_rate = "constant", "`constant`, `invscaling`, `adaptive`" => learning_rate;
+        /// `adam`, `sgd`: the (first) step size eta_0
+        learning_rate_init = "0.001", positive => learning_rate_init;
+        /// `sgd` with `invscaling`: the exponent of the schedule
+        power_t = "0.5", finite => power_t;
+        /// epochs (`adam`, `sgd`) or iterations (`lbfgs`) at most
+        max_iter = "200", at_least_1 => max_iter;
+        /// `adam`, `sgd`: shuffle the rows before each epoch
+        shuffle = "true", bool => shuffle;
+        /// seed of the initial weights, the row orders and the validation split
+        seed = "0", any => seed;
+        /// the improvement that counts (loss, or validation score with `early_stopping`); `lbfgs`: the gradient's largest entry that stops
+        tol = "0.0001", non_negative => tol;
+        /// `sgd`: the momentum mu
+        momentum = "0.9", unit => momentum;
+        /// `sgd`: Nesterov's momentum
+        nesterov = "true", bool => nesterov;
+        /// `adam`, `sgd`: hold out `validation_fraction` of the rows and stop when their score stalls, keeping the best epoch's weights
+        early_stopping = "false", bool => early_stopping;
+        /// with `early_stopping`: the fraction of rows held out, in (0, 1)
+        validation_fraction = "0.1", fraction => validation_fraction;
+        /// `adam`: decay of the first moment, in [0, 1)
+        beta_1 = "0.9", unit => beta_1;
+        /// `adam`: decay of the second moment, in [0, 1)
+        beta_2 = "0.999", unit => beta_2;
+        /// `adam`: the constant added to the root of the second moment
+        epsilon = "1e-8", positive => epsilon;
+        /// `adam`, `sgd`: stale epochs allowed in a row before stopping
+        n_iter_no_change = "10", at_least_1 => n_iter_no_change;
+    }
+}
+
+impl Default for Training {
+    fn default() -> Self {
+        Training {
+            hidden: vec![100],
+            activation: Activation::Relu,
+            solver: Optimizer::Adam,
+            alpha: 1e-4,
+            batch_size: None,
+            learning_rate: Schedule::Constant,
+            learning_rate_init: 1e-3,
+            power_t: 0.5,
+            max_iter: 200,
+            shuffle: true,
+            seed: 0,
+            tol: 1e-4,
+            momentum: 0.9,
+            nesterov: true,
+            early_stopping: false,
+            validation_fraction: 0.1,
+            beta_1: 0.9,
+            beta_2: 0.999,
+            epsilon: 1e-8,
+            n_iter_no_change: 10,
+        }
+    }
+}
+
+crate::params! {
+    /// A multilayer perceptron classifier (scikit-learn's `MLPClassifier`).
+    #[derive(Clone, Debug, PartialEq, Default)]
+    pub struct Mlp {
+        pub loss: ClassLoss,
+        pub class_weight: ClassWeight,
+        pub training: Training,
+    }
+    schema "mlp" {
+        /// the outputs' loss: `cross-entropy` (softmax, or one logistic unit for two classes), `squared` (sigmoid units, the course's network)
+        loss = "cross-entropy", "`cross-entropy`, `squared`" => loss;
+        /// class weights multiplying the rows' losses: `none`, `balanced` (n / (k n_c)), `LABEL:W,...`
+        class_weight = "none", "`none`, `balanced`, `LABEL:W,...`" => class_weight;
+        ..training: Training;
+    }
+}
+
+crate::params! {
+    /// A multilayer perceptron regressor (scikit-learn's `MLPRegressor`): identity outputs,
+    /// squared error.
+    #[derive(Clone, Debug, PartialEq, Default)]
+    pub struct MlpRegressor {
+        pub training: Training,
+    }
+    schema "mlp-regressor" {
+        ..training: Training;
+    }
+}
+
+impl Mlp {
+    pub const KIND: &'static str = "mlp";
+}
+
+impl MlpRegressor {
+    pub const KIND: &'static str = "mlp-regressor";
+}
+
+/// Why training ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Stop {
+    /// The training loss improved by less than `tol` for more than `n_iter_no_change`
+    /// epochs.
+    LossStalled,
+    /// The validation score improved by less than `tol` for more than `n_iter_no_change`
+    /// epochs; the weights are those of `best_epoch`.
+    ValidationStalled {
+        /// The epoch (from 1) of the best validation score.
+        best_epoch: usize,
+    },
+    /// L-BFGS met its tolerance (gradient or relative decrease).
+    Converged,
+    /// The budget ran out or the solver could not go on.
+    Warning(ConvergenceWarning),
+}
+
+/// A fitted multilayer perceptron: the network, its parameters in one flat vector
+/// (`[W_1..W_L, b_1..b_L]`, see [`Layout`]) and how training went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MlpModel {
+    /// The classes, sorted (empty for a regressor).
+    pub classes: Vec<Label>,
+    /// The layers, units and output layer.
+    pub network: Network,
+    /// The weights and biases.
+    pub params: Vec<f64>,
+    /// The optimiser that trained them.
+    pub solver: Optimizer,
+    /// The loss after each epoch (`adam`, `sgd`) or each evaluation of the objective
+    /// (`lbfgs`).
+    pub loss_curve: Vec<f64>,
+    /// The validation score after each epoch (with `early_stopping`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub validation_scores: Vec<f64>,
+    /// Epochs or iterations run.
+    pub iterations: usize,
+    /// Why training ended.
+    pub stop: Stop,
+}
+
+impl Fit for Mlp {
+    type Model = MlpModel;
+    fn fit(&self, data: &Dataset) -> Result<MlpModel> {
+        self.check_params()?;
+        data.check_fit()?;
+        let k = data.classes().len();
+        let (output, n_out) = match self.loss {
+            ClassLoss::CrossEntropy if k <= 2 => (Output::Logistic, 1),
+            ClassLoss::CrossEntropy => (Output::Softmax, k),
+            ClassLoss::Squared => (Output::SquaredSigmoid, if k <= 2 { 1 } else { k }),
+        };
+        let targets = data.targets();
+        let y = Array2::from_shape_fn((targets.len(), n_out), |(i, j)| {
+            let t = targets[i];
+            f64::from(if n_out == 1 { t == 1 } else { t == j })
+        });
+        let weights = row_weights(data, &self.class_weight)?;
+        let weights = weights.iter().any(|&w| w != 1.0).then_some(&weights[..]);
+        let score = Score::Accuracy(targets);
+        let fitted = self
+            .training
+            .fit_network(data.x(), y.view(), weights, output, score)?;
+        Ok(MlpModel {
+            classes: data.classes().to_vec(),
+            ..fitted
+        })
+    }
+}
+
+impl Fit for MlpRegressor {
+    type Model = MlpModel;
+    fn fit(&self, data: &Dataset) -> Result<MlpModel> {
+        self.check_params()?;
+        let y = data.require_values()?;
+        data.x().check_fit_input()?;
+        y.iter().enumerate().try_for_each(|(p, v)| {
+            if v.is_finite() {
+                Ok(())
+            } else {
+                Err(Error::data(format!(
+                    "the target of row {} is {v}; targets must be finite",
+                    p / y.ncols() + 1
+                )))
+            }
+        })?;
+        self.training
+            .fit_network(data.x(), y, data.weights(), Output::Identity, Score::R2)
+    }
+}
+
+/// The validation score of early stopping.
+#[derive(Clone, Copy)]
+enum Score<'t> {
+    /// Weighted accuracy against these class indices.
+    Accuracy(&'t [usize]),
+    /// Weighted `R^2`, averaged over the outputs.
+    R2,
+}
+
+impl Score<'_> {
+    /// The score of the network's outputs `a` on `rows` against `y`.
+    fn of(self, a: &Array2<f64>, rows: &[usize], y: ArrayView2<f64>, w: Option<&[f64]>) -> f64 {
+        let weight = |i: usize| w.map_or(1.0, |w| w[i]);
+        let total: f64 = rows.iter().map(|&i| weight(i)).sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        match self {
+            Score::Accuracy(targets) => {
+                let right: f64 = rows
+                    .iter()
+                    .zip(a.rows())
+                    .filter(|(&i, out)| class_of_outputs(out.as_slice().unwrap()) == targets[i])
+                    .map(|(&i, _)| weight(i))
+                    .sum();
+                right / total
+            }
+            Score::R2 => {
+                let mut sum = 0.0;
+                for j in 0..y.ncols() {
+                    let mean = rows.iter().map(|&i| weight(i) * y[[i, j]]).sum::<f64>() / total;
+                    let (mut res, mut tot) = (0.0, 0.0);
+                    for (r, &i) in rows.iter().enumerate() {
+                        res += weight(i) * (y[[i, j]] - a[[r, j]]).powi(2);
+                        tot += weight(i) * (y[[i, j]] - mean).powi(2);
+                    }
+                    sum += if tot > 0.0 {
+                        1.0 - res / tot
+                    } else if res == 0.0 {
+                        1.0
+                    } else {
+                        0.0
+                    };
+                }
+                sum / y.ncols() as f64
+            }
+        }
+    }
+}
+
+/// The class an output row predicts: a single unit above 1/2 is class 1, else the
+/// largest unit.
+fn class_of_outputs(out: &[f64]) -> usize {
+    if out.len() == 1 {
+        usize::from(out[0] > 0.5)
+    } else {
+        crate::numeric::argmax(out)
+    }
+}
+
+impl Training {
+    /// Trains a network of these settings with `output` units on `x`, `y` (one column per
+    /// output unit), sample weights `weights` (`None`: 1).
+    fn fit_network(
+        &self,
+        x: &Features,
+        y: ArrayView2<f64>,
+        weights: Option<&[f64]>,
+        output: Output,
+        score: Score,
+    ) -> Result<MlpModel> {
+        for (name, v) in [("beta_1", self.beta_1), ("beta_2", self.beta_2)] {
+            if v >= 1.0 {
+                return Err(Error::param(name, v, "must be in [0, 1)"));
+            }
+        }
+        if self.early_stopping && self.validation_fraction >= 1.0 {
+            return Err(Error::param(
+                "validation_fraction",
+                self.validation_fraction,
+                "must be in (0, 1): some rows must be left to train on",
+            ));
+        }
+        let network = Network {
+            layout: Layout::new(x.n_cols(), &self.hidden, y.ncols())?,
+            activation: self.activation,
+            output,
+        };
+        let mut rng = Rng::new(self.seed);
+        let mut params = network.layout.glorot(self.activation, &mut rng);
+        let n = x.n_rows();
+        let all: Vec<usize> = (0..n).collect();
+        let mut model = MlpModel {
+            classes: Vec::new(),
+            network,
+            params: Vec::new(),
+            solver: self.solver,
+            loss_curve: Vec::new(),
+            validation_scores: Vec::new(),
+            iterations: 0,
+            stop: Stop::Converged,
+        };
+        let net = &model.network;
+        if self.solver == Optimizer::Lbfgs {
+            let batch = Batch {
+                x,
+                rows: &all,
+                y,
+                weights,
+            };
+            let mut curve = Vec::new();
+            let mut f = Function::new(params.len(), |w: &[f64], g: &mut [f64]| {
+                let v = net.loss_grad(w, self.alpha, &batch, g);
+                curve.push(v);
+                v
+            });
+            let settings = Settings {
+                max_iter: self.max_iter,
+                gtol: self.tol,
+                norm: GradNorm::Max,
+                ftol: LBFGS_FTOL,
+                step: 1.0,
+            };
+            let (w, report) = optim::Solver::Lbfgs.minimize(&mut f, params, &settings)?;
+            if let Some(ConvergenceWarning::Diverged { iteration }) = report.warning {
+                return Err(diverged("iteration", iteration));
+            }
+            model.params = w;
+            model.loss_curve = curve;
+            model.iterations = report.iterations;
+            model.stop = report.warning.map_or(Stop::Converged, Stop::Warning);
+            return Ok(model);
+        }
+        let (train_rows, valid_rows) = if self.early_stopping {
+            let strata = match score {
+                Score::Accuracy(targets) => Some(targets),
+                Score::R2 => None,
+            };
+            train_test_split(n, self.validation_fraction, strata, rng.next_u64()).map_err(
+                |_| {
+                    Error::param(
+                        "validation_fraction",
+                        self.validation_fraction,
+                        format!(
+                            "early stopping cannot split {n} rows into a training and a validation part; give more rows or set early_stopping=false"
+                        ),
+                    )
+                },
+            )?
+        } else {
+            (all, Vec::new())
+        };
+        let budget = Budget {
+            batch_size: self
+                .batch_size
+                .unwrap_or(AUTO_BATCH)
+                .clamp(1, train_rows.len()),
+            max_iter: self.max_iter,
+            tol: self.tol,
+            n_iter_no_change: self.n_iter_no_change,
+        };
+        let n_params = params.len();
+        let mut rule: Box<dyn StepRule> = match self.solver {
+            Optimizer::Sgd => Box::new(
+                Sgd::new(
+                    n_params,
+                    self.learning_rate_init,
+                    self.momentum,
+                    self.nesterov,
+                )
+                .scheduled(self.learning_rate, self.power_t),
+            ),
+            _ => Box::new(Adam::new(
+                n_params,
+                self.learning_rate_init,
+                self.beta_1,
+                self.beta_2,
+                self.epsilon,
+            )),
+        };
+        let data = EpochData {
+            x,
+            rows: &train_rows,
+            y,
+            weights,
+        };
+        let mut validate = |p: &[f64]| {
+            let a = net.predict_rows(p, x, &valid_rows);
+            score.of(&a, &valid_rows, y, weights)
+        };
+        let watch = Watch {
+            shuffle: self.shuffle.then_some(&mut rng),
+            validation: self
+                .early_stopping
+                .then_some(&mut validate as &mut dyn FnMut(&[f64]) -> f64),
+        };
+        let trained = train(
+            net,
+            &mut params,
+            self.alpha,
+            &data,
+            &budget,
+            &mut *rule,
+            watch,
+        );
+        if let Some(ConvergenceWarning::Diverged { iteration }) = trained.warning {
+            return Err(diverged("epoch", iteration));
+        }
+        model.iterations = trained.loss_curve.len();
+        model.stop = match (trained.warning, trained.best_epoch) {
+            (Some(w), _) => Stop::Warning(w),
+            (None, Some(best_epoch)) => Stop::ValidationStalled { best_epoch },
+            (None, None) => Stop::LossStalled,
+        };
+        model.params = params;
+        model.loss_curve = trained.loss_curve;
+        model.validation_scores = trained.validation_scores;
+        Ok(model)
+    }
+}
+
+/// The error of a loss that became non-finite.
+fn diverged(what: &str, at: usize) -> Error {
+    Error::data(format!(
+        "training diverged: the loss became non-finite at {what} {at}; lower learning_rate_init (or scale the features)"
+    ))
+}
+
+impl MlpModel {
+    /// Checks that the parts agree: parameters of the layout, finite, classes unique and
+    /// matched by the output layer.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |field: &str, why: String| Err(Error::data(format!("MLP model: {field} {why}")));
+        let layout = &self.network.layout;
+        if layout.sizes.len() < 2 || layout.sizes.contains(&0) {
+            return bad(
+                "network.layout.sizes",
+                format!("{:?} must be at least two sizes >= 1", layout.sizes),
+            );
+        }
+        // the sizes must not overflow before the count below is trusted
+        Layout::new(
+            layout.sizes[0],
+            &layout.sizes[1..layout.n_layers()],
+            layout.n_outputs(),
+        )?;
+        if self.params.len() != layout.n_params() {
+            return bad(
+                "params",
+                format!(
+                    "hold {} numbers; the layers {:?} have {}",
+                    self.params.len(),
+                    layout.sizes,
+                    layout.n_params()
+                ),
+            );
+        }
+        if let Some(p) = self.params.iter().position(|v| !v.is_finite()) {
+            return bad("params", format!("entry {p} is {}", self.params[p]));
+        }
+        let k = self.classes.len();
+        let n_out = layout.n_outputs();
+        let fits = match self.network.output {
+            Output::Identity => k == 0,
+            Output::Logistic => (1..=2).contains(&k) && n_out == 1,
+            Output::Softmax => k > 2 && n_out == k,
+            Output::SquaredSigmoid => (1..=2).contains(&k) && n_out == 1 || k > 2 && n_out == k,
+        };
+        if !fits {
+            return bad(
+                "network.output",
+                format!(
+                    "{:?} with {n_out} units does not fit {k} classes",
+                    self.network.output
+                ),
+            );
+        }
+        let mut sorted = self.classes.clone();
+        sorted.sort();
+        sorted.dedup();
+        if sorted != self.classes {
+            return bad("classes", "must be sorted and unique".into());
+        }
+        Ok(())
+    }
+
+    /// What `inspect` shows: the layers, the parameter count, the training and why it
+    /// ended.
+    pub fn summary(&self) -> Vec<(String, String)> {
+        let net = &self.network;
+        let sizes = &net.layout.sizes;
+        let output = match net.output {
+            Output::Softmax => "softmax",
+            Output::Logistic => "logistic",
+            Output::Identity => "identity",
+            Output::SquaredSigmoid => "sigmoid, squared loss",
+        };
+        let mut layers = vec![format!("{} inputs", sizes[0])];
+        for &units in &sizes[1..net.layout.n_layers()] {
+            layers.push(format!("{units} {}", net.activation));
+        }
+        layers.push(format!("{} {output}", net.layout.n_outputs()));
+        let unit = match self.solver {
+            Optimizer::Lbfgs => "iterations",
+            _ => "epochs",
+        };
+        let mut lines = vec![
+            ("layers".to_string(), layers.join(" -> ")),
+            (
+                "weights and biases".to_string(),
+                self.params.len().to_string(),
+            ),
+            (
+                "training".to_string(),
+                format!("{}, {} {unit}", self.solver, self.iterations),
+            ),
+        ];
+        if let Some(loss) = self.loss_curve.last() {
+            lines.push(("final loss".to_string(), format!("{loss:.6}")));
+        }
+        if let Some(best) = self.validation_scores.iter().copied().reduce(f64::max) {
+            lines.push(("best validation score".to_string(), format!("{best:.6}")));
+        }
+        let stop = match &self.stop {
+            Stop::LossStalled => "the training loss stopped improving by tol".to_string(),
+            Stop::ValidationStalled { best_epoch } => format!(
+                "the validation score stopped improving by tol; the weights are those of epoch {best_epoch}"
+            ),
+            Stop::Converged => "converged (gradient or decrease below the tolerance)".to_string(),
+            Stop::Warning(w) => w.to_string(),
+        };
+        lines.push(("stopped".to_string(), stop));
+        lines
+    }
+
+    /// The output units' values on `x` (after checking its width and values).
+    fn outputs(&self, x: &Features) -> Result<Array2<f64>> {
+        x.check_predict_input(self.network.layout.sizes[0])?;
+        Ok(self.network.predict(&self.params, x))
+    }
+}
+
+impl Classifier for MlpModel {
+    fn classes(&self) -> &[Label] {
+        &self.classes
+    }
+    fn n_features(&self) -> usize {
+        self.network.layout.sizes[0]
+    }
+    /// The probabilities (the most probable class has the largest).
+    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
+        self.predict_proba(x)
+    }
+    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
+        Ok(self.predict_proba(x)?.mapv_into(f64::ln))
+    }
+    /// One output unit `a` gives `(1 - a, a)` (a single class: probability 1); softmax
+    /// outputs are the probabilities; `loss=squared`'s sigmoid units are normalised to sum
+    /// to 1.
+    fn predict_proba(&self, x: &Features) -> Result<Array2<f64>> {
+        let a = self.outputs(x)?;
+        let k = self.classes.len();
+        Ok(match (k, a.ncols()) {
+            (1, _) => Array2::ones((a.nrows(), 1)),
+            (_, 1) => Array2::from_shape_fn((a.nrows(), 2), |(i, j)| {
+                if j == 1 {
+                    a[[i, 0]]
+                } else {
+                    1.0 - a[[i, 0]]
+                }
+            }),
+            _ => {
+                let mut p = a;
+                for mut row in p.rows_mut() {
+                    let total = row.sum();
+                    if total > 0.0 {
+                        row /= total;
+                    } else {
+                        row.fill(1.0 / k as f64);
+                    }
+                }
+                p
+            }
+        })
+    }
+    fn predicts_most_probable(&self) -> bool {
+        true
+    }
+}
+
+impl Regressor for MlpModel {
+    fn n_features(&self) -> usize {
+        self.network.layout.sizes[0]
+    }
+    fn n_outputs(&self) -> usize {
+        self.network.layout.n_outputs()
+    }
+    fn predict(&self, x: &Features) -> Result<Array2<f64>> {
+        self.outputs(x)
+    }
+}

@@ -1,0 +1,154 @@
+//! The `mlp` and `mlp-regressor` kinds end to end: the accuracy floor on digits, early
+//! stopping's choice of epoch, the same bits on any thread count, and what a model file
+//! must hold.
+
+use hyperplane::neural::{MlpModel, Stop};
+use hyperplane::pipeline::Learner;
+use hyperplane::threads::Threads;
+use hyperplane::{Dataset, Params};
+use ndarray::Array2;
+
+mod common;
+
+use common::{csv, cv_accuracy, standardised};
+
+fn learner(kind: &str, params: &[(&str, &str)]) -> Learner {
+    let mut l = Learner::from_kind(kind).unwrap();
+    for (name, value) in params {
+        l.set_param(name, value).unwrap();
+    }
+    l
+}
+
+fn mlp_of(model: &hyperplane::pipeline::Model) -> MlpModel {
+    model.downcast_ref::<MlpModel>().unwrap().clone()
+}
+
+/// scikit-learn's `MLPClassifier()` reaches 0.981 on standardised digits under 10-fold
+/// cross-validation.
+#[test]
+fn mlp_on_digits_reaches_the_floor() {
+    let data = standardised(csv("digits.csv", 0));
+    let l = learner("mlp", &[]);
+    let acc = cv_accuracy(&data, |d| l.fit(d).unwrap());
+    assert!(acc >= 0.97, "digits 10-fold accuracy {acc:.4} < 0.97");
+}
+
+/// Early stopping keeps the weights of the epoch with the best validation score: the same
+/// run cut at that epoch gives the same bits.
+#[test]
+fn early_stopping_returns_the_best_epoch() {
+    let data = standardised(csv("iris.csv", 1));
+    let settings = [
+        ("hidden", "8"),
+        ("early_stopping", "true"),
+        ("validation_fraction", "0.2"),
+        ("learning_rate_init", "0.01"),
+        ("n_iter_no_change", "5"),
+        ("seed", "3"),
+    ];
+    let m = mlp_of(&learner("mlp", &settings).fit(&data).unwrap());
+    assert_eq!(m.validation_scores.len(), m.loss_curve.len());
+    let Stop::ValidationStalled { best_epoch } = m.stop else {
+        panic!("stopped by {:?}", m.stop)
+    };
+    let best = m.validation_scores[best_epoch - 1];
+    assert!(m.validation_scores[..best_epoch - 1]
+        .iter()
+        .all(|&s| s < best));
+    assert!(m.validation_scores.iter().all(|&s| s <= best));
+    assert!(
+        m.loss_curve.len() > best_epoch + 5,
+        "{:?}",
+        m.validation_scores
+    );
+    let cut = best_epoch.to_string();
+    let mut shorter = settings.to_vec();
+    shorter.push(("max_iter", &cut));
+    let c = mlp_of(&learner("mlp", &shorter).fit(&data).unwrap());
+    assert_eq!(c.params, m.params);
+    // too few rows to hold any out: one clear error
+    let two = data.select_rows(&[0, 60]);
+    let e = learner("mlp", &settings).fit(&two).unwrap_err().to_string();
+    assert!(
+        e.contains("validation_fraction") && e.contains("early_stopping=false"),
+        "{e}"
+    );
+}
+
+/// A regressor's early stopping scores R^2 on the held-out rows.
+#[test]
+fn regressor_fits_and_stops_early_on_r2() {
+    let x = Array2::from_shape_fn((200, 2), |(i, j)| ((i * (j + 3)) % 17) as f64 / 8.0 - 1.0);
+    let y = Array2::from_shape_fn((200, 1), |(i, _)| (x[[i, 0]] * 2.0).sin() + x[[i, 1]]);
+    let data = Dataset::regression(x.into(), y.clone()).unwrap();
+    let l = learner(
+        "mlp-regressor",
+        &[
+            ("hidden", "16"),
+            ("activation", "tanh"),
+            ("learning_rate_init", "0.01"),
+            ("early_stopping", "true"),
+        ],
+    );
+    let model = l.fit(&data).unwrap();
+    let m = mlp_of(&model);
+    assert!(m.validation_scores.iter().copied().fold(f64::MIN, f64::max) > 0.9);
+    let p = model.predict_values(data.x()).unwrap();
+    let mse = (&p - &y).mapv(|v| v * v).mean().unwrap();
+    assert!(mse < 0.05, "training mse {mse}");
+}
+
+/// Same seed, same bits, on one thread and on two, for every solver.
+#[test]
+fn same_seed_same_bits_on_any_thread_count() {
+    let data = standardised(csv("iris.csv", 1));
+    for solver in ["adam", "sgd", "lbfgs"] {
+        let l = learner("mlp", &[("hidden", "20,10"), ("solver", solver)]);
+        let one = Threads::Count(1).run(|| l.fit(&data)).unwrap().unwrap();
+        let two = Threads::Count(2).run(|| l.fit(&data)).unwrap().unwrap();
+        let (a, b) = (mlp_of(&one), mlp_of(&two));
+        assert_eq!(a, b, "{solver}");
+        assert_eq!(
+            serde_json::to_string(&one).unwrap(),
+            serde_json::to_string(&two).unwrap()
+        );
+        let other = learner(
+            "mlp",
+            &[("hidden", "20,10"), ("solver", solver), ("seed", "1")],
+        );
+        assert_ne!(mlp_of(&other.fit(&data).unwrap()).params, a.params);
+    }
+}
+
+/// A model body that does not hold together is refused when read, naming the field.
+#[test]
+fn inconsistent_model_bodies_are_refused() {
+    let data = standardised(csv("iris.csv", 1));
+    let m = mlp_of(
+        &learner("mlp", &[("hidden", "4"), ("max_iter", "5")])
+            .fit(&data)
+            .unwrap(),
+    );
+    assert!(m.validate().is_ok());
+    let mut short = m.clone();
+    short.params.pop();
+    let mut nan = m.clone();
+    nan.params[3] = f64::NAN;
+    let mut two = m.clone();
+    two.classes.pop();
+    let mut zero = m.clone();
+    zero.network.layout.sizes[1] = 0;
+    let mut huge = m.clone();
+    huge.network.layout.sizes[1] = usize::MAX / 2;
+    for (bad, field) in [
+        (short, "params"),
+        (nan, "params"),
+        (two, "network.output"),
+        (zero, "sizes"),
+        (huge, "too many weights"),
+    ] {
+        let e = bad.validate().unwrap_err().to_string();
+        assert!(e.contains(field), "{field}: {e}");
+    }
+}
