@@ -1,7 +1,9 @@
 //! A spinner on stderr for work that takes longer than a second.
 //!
 //! Hidden when stderr is not a terminal (indicatif's stderr target checks), and only drawn
-//! once the step has run for a second, so quick commands print nothing extra.
+//! once the step has run for a second, so quick commands print nothing extra. While a step
+//! runs, the library's progress reports (a network's epoch, loss and validation score) are
+//! shown after its name.
 
 use std::time::Duration;
 
@@ -20,6 +22,11 @@ impl Step {
             ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("valid template"),
         );
         bar.set_message(message.to_string());
+        // what the library reports (a network's epochs) follows the step's name
+        let (shown, name) = (bar.clone(), message.to_string());
+        hyperplane::progress::set_sink(Some(Box::new(move |m| {
+            shown.set_message(format!("{name}: {m}"))
+        })));
         let delayed = bar.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs(1));
@@ -34,6 +41,7 @@ impl Step {
 
 impl Drop for Step {
     fn drop(&mut self) {
+        hyperplane::progress::set_sink(None);
         self.bar.finish_and_clear();
     }
 }

@@ -186,6 +186,7 @@ pub mod param;
 pub mod persist;
 pub mod pipeline;
 pub mod plot;
+pub mod progress;
 pub mod rng;
 pub mod select;
 pub mod svm;

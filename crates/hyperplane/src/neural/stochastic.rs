@@ -275,6 +275,10 @@ pub fn train(
             break;
         }
         let score = watch.validation.as_deref_mut().map(|score| score(params));
+        crate::progress::report(|| match score {
+            Some(s) => format!("epoch {it}: loss {loss:.6}, validation score {s:.4}"),
+            None => format!("epoch {it}: loss {loss:.6}"),
+        });
         let improved = match score {
             Some(score) => {
                 trained.validation_scores.push(score);
