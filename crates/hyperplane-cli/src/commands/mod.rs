@@ -81,6 +81,33 @@ fn spec_with_params(
     Ok(spec)
 }
 
+/// Refuses an `--out` that would overwrite the `--data` file or land inside the `--data`
+/// folder (among the training documents), comparing canonical paths.
+fn check_out_is_not_data(data: &Path, out: &Path) -> Result<()> {
+    let Ok(data_path) = std::fs::canonicalize(data) else {
+        return Ok(()); // reading it will say what is wrong
+    };
+    let out_path = std::fs::canonicalize(out).ok().or_else(|| {
+        let dir = out.parent().filter(|d| !d.as_os_str().is_empty());
+        Some(
+            std::fs::canonicalize(dir.unwrap_or(Path::new(".")))
+                .ok()?
+                .join(out.file_name()?),
+        )
+    });
+    let Some(out_path) = out_path else {
+        return Ok(()); // saving will say what is wrong
+    };
+    let reason = if out_path == data_path {
+        "it is the --data file; saving the model would overwrite the training data"
+    } else if data_path.is_dir() && out_path.starts_with(&data_path) {
+        "it is inside the --data folder, among the training documents; save the model outside it"
+    } else {
+        return Ok(());
+    };
+    Err(Error::param("out", out.display(), reason))
+}
+
 /// Reads a model file: ours, or a LIBSVM model file.
 fn load(path: &Path) -> Result<Pipeline> {
     Pipeline::load_any(path)
@@ -111,6 +138,7 @@ pub fn train(a: TrainArgs) -> Result<String> {
     if let Some(q) = a.poly {
         extra.push(("pipeline.poly", q.to_string()));
     }
+    check_out_is_not_data(&a.data.data, &a.out)?;
     let spec = spec_with_params(&a.model, &a.params, &extra)?;
     let data = read_training(&a.data)?;
     let (pipeline, score) = {
@@ -286,6 +314,9 @@ pub fn evaluate(a: EvaluateArgs) -> Result<String> {
 
 pub fn tune(a: TuneArgs) -> Result<String> {
     let mut out = String::new();
+    if let Some(model) = &a.out {
+        check_out_is_not_data(&a.data.data, model)?;
+    }
     let spec = spec_with_params(&a.model, &a.params, &[])?;
     let grid = ParamGrid::parse(&a.grid)?;
     let data = read_training(&a.data)?;
