@@ -9,6 +9,7 @@ use std::sync::Mutex;
 
 use hyperplane::data::{CsrView, Dataset, Features, Label};
 use hyperplane::estimator::Task;
+use hyperplane::neural::MlpModel;
 use hyperplane::pipeline::{registry, Learner, Model};
 use hyperplane::svm::{SupportVectors, SvmModel};
 use hyperplane::{Classifier, Params};
@@ -119,10 +120,19 @@ fn support_vector_bytes(model: &Model) -> usize {
     }
 }
 
+/// The bytes a network's training keeps beside the matrix: its weights, their gradient and
+/// Adam's two moments, four vectors of the parameters' length.
+fn optimiser_state_bytes(model: &Model) -> usize {
+    model
+        .downcast_ref::<MlpModel>()
+        .map_or(0, |m| 4 * 8 * m.params.len())
+}
+
 /// Fits and predicts with every kind on the matrix `lend(rows)` lends (its first `rows`
 /// rows, and their size in bytes), returning the kinds whose fit or prediction allocated
 /// half of that size or more at once (a copy as `f64` would take more than all of it;
-/// per-row state such as scores takes a fraction), with what they allocated. A kernel SVM
+/// per-row state such as scores takes a fraction), with what they allocated. A network may
+/// also hold its optimiser's state (of its weights, not of the rows). A kernel SVM
 /// may also hold its support vectors, and is checked on [`SVM_ROWS`] rows with a kernel
 /// cache (a budget, `cache_mb`) below the threshold.
 fn copying_kinds<'a>(
@@ -148,7 +158,7 @@ fn copying_kinds<'a>(
         let y = y.slice(ndarray::s![..n, ..]).to_owned();
         let data = dataset(x.clone(), &labels[..n], &y, info.task);
         let (model, fit_bytes) = extra_peak(|| learner.fit(&data).unwrap());
-        let kept = support_vector_bytes(&model);
+        let kept = support_vector_bytes(&model) + optimiser_state_bytes(&model);
         let (_, predict_bytes) = extra_peak(|| match info.task {
             Task::Classifier | Task::Novelty => model.predict_index(&x).unwrap().len(),
             Task::Regressor => model.predict_values(&x).unwrap().len(),
