@@ -110,7 +110,7 @@ impl Network {
         self.predict_rows(params, x, &rows)
     }
 
-    /// The outputs `a_L` of `rows` of `x`, in that order, computed [`PREDICT_CHUNK`] rows
+    /// The outputs `a_L` of `rows` of `x`, in that order, computed `PREDICT_CHUNK` rows
     /// at a time so that the hidden activations take memory of the chunk, not of `x`.
     pub fn predict_rows(&self, params: &[f64], x: &Features, rows: &[usize]) -> Array2<f64> {
         let mut out = Array2::zeros((rows.len(), self.layout.n_outputs()));
