@@ -14,15 +14,20 @@
 //! **Missing values** are an empty field, `?` or `NA`; see [`MissingPolicy`].
 //!
 //! **Typing.** Fields are trimmed. A column is [`Column::Numeric`] when every present value
-//! parses as an `f64` (then `nan` or `inf` is an error: non-finite values are not data),
-//! otherwise [`Column::Categorical`] holding the text.
+//! of its first 1,000 data rows parses as an `f64`, otherwise [`Column::Categorical`]
+//! holding the text. In a numeric column a later value that is not a number, or is `nan` or
+//! `inf` (non-finite values are not data), is an error naming its line and column.
+//!
+//! **Streaming.** [`read`] parses the file record by record from a buffered reader: numbers
+//! are parsed from the bytes of their fields, so a numeric table costs the memory of its
+//! `f64` values, never of its text.
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::Read;
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use ::csv::{ReaderBuilder, StringRecord, Trim};
+use ::csv::{ByteRecord, ReaderBuilder, StringRecord, Trim};
 
 use crate::data::input::{Column, LabelledInput, RawInput, Table};
 use crate::data::labels::Label;
@@ -35,6 +40,8 @@ const SNIFF_ROWS: usize = 50;
 const SNIFF_LINES: usize = 20;
 /// Bytes of a file that [`sniff`] reads.
 const SNIFF_BYTES: u64 = 1 << 16;
+/// Data rows whose values decide each column's type (numeric or categorical).
+const TYPE_ROWS: usize = 1000;
 /// How a missing value is stored in a categorical column under [`MissingPolicy::AsCategory`].
 const MISSING: &str = "?";
 
@@ -64,10 +71,27 @@ pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
     sniff_bytes(strip_bom(&prefix), path, opts)
 }
 
-/// Reads a delimited file into a [`RawInput::Table`] and its labels.
+/// Reads a delimited file into a [`RawInput::Table`] and its labels, streaming: the file is
+/// never in memory as text, and numbers are parsed from the bytes of their fields.
 pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let (table, labels) = parse(&bytes, path, opts)?;
+    let shape = sniff(path, opts)?;
+    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut head = [0u8; 3];
+    let n = file
+        .read(&mut head)
+        .and_then(|n| Ok((n, file.seek(SeekFrom::Start(0))?)))
+        .map_err(|e| Error::io(path, e))?
+        .0;
+    if head[..n] == BOM[..] {
+        file.seek(SeekFrom::Start(3))
+            .map_err(|e| Error::io(path, e))?;
+    }
+    let records = reader(
+        BufReader::with_capacity(1 << 16, file),
+        shape.delimiter,
+        false,
+    );
+    let (table, labels) = parse_records(records, &shape, path, opts)?;
     Ok(LabelledInput {
         input: RawInput::Table(table),
         labels,
@@ -79,7 +103,19 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
 pub fn parse(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<(Table, Option<Vec<Label>>)> {
     let bytes = strip_bom(bytes);
     let shape = sniff_bytes(bytes, file, opts)?;
-    let label = label_index(&shape, &opts.label, file)?;
+    parse_records(reader(bytes, shape.delimiter, false), &shape, file, opts)
+}
+
+/// The rows of `records` (the header, if any, first) as typed columns and labels. Each
+/// column's type is decided on the first [`TYPE_ROWS`] data rows; a later value that does
+/// not fit is an error naming its line and column.
+fn parse_records<R: Read>(
+    mut records: ::csv::Reader<R>,
+    shape: &CsvShape,
+    file: &Path,
+    opts: &ReadOptions,
+) -> Result<(Table, Option<Vec<Label>>)> {
+    let label = label_index(shape, &opts.label, file)?;
     let n_fields = shape.names.len();
     let features: Vec<usize> = (0..n_fields).filter(|&j| Some(j) != label).collect();
     if features.is_empty() {
@@ -89,106 +125,224 @@ pub fn parse(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<(Table, Op
             shape.names[0]
         )));
     }
-
-    let mut values: Vec<Vec<String>> = vec![Vec::new(); features.len()];
-    let mut labels = Vec::new();
-    let mut lines = Vec::new();
-    let mut n_read = 0usize;
-    let mut records = reader(bytes, shape.delimiter, false).into_records();
+    let mut next = |record: &mut ByteRecord| {
+        records
+            .read_byte_record(record)
+            .map_err(|e| csv_error(e, file))
+    };
+    let mut record = ByteRecord::new();
     if shape.has_header {
-        records.next().transpose().map_err(|e| csv_error(e, file))?;
+        next(&mut record)?;
     }
-    'rows: for record in records {
-        let record = record.map_err(|e| csv_error(e, file))?;
-        let line = record.position().map_or(0, |p| p.line() as usize);
-        n_read += 1;
-        if let Some(li) = label {
-            let text = &record[li];
-            if is_missing(text) {
-                return Err(Error::Parse {
-                    file: file.to_path_buf(),
-                    line,
-                    column: li + 1,
-                    expected: format!("a label in column {:?}", shape.names[li]),
-                    found: format!("the missing value {text:?}"),
-                });
-            }
+    let mut sample = Vec::new();
+    let mut more = true;
+    while more && sample.len() < TYPE_ROWS {
+        let mut row = ByteRecord::new();
+        more = next(&mut row)?;
+        if more {
+            sample.push(row);
         }
-        for &j in &features {
-            let text = &record[j];
-            if is_missing(text) {
-                match opts.missing {
-                    MissingPolicy::Error => {
-                        return Err(Error::Parse {
-                            file: file.to_path_buf(),
-                            line,
-                            column: j + 1,
-                            expected: format!(
-                                "a value in column {:?} (to accept missing values, read with \
-                                 --missing drop or --missing category)",
-                                shape.names[j]
-                            ),
-                            found: format!("the missing value {text:?}"),
-                        })
-                    }
-                    MissingPolicy::DropRows => continue 'rows,
-                    MissingPolicy::AsCategory => {}
-                }
-            }
-        }
-        for (k, &j) in features.iter().enumerate() {
-            let text = &record[j];
-            values[k].push(if is_missing(text) { MISSING } else { text }.to_string());
-        }
-        if let Some(li) = label {
-            labels.push(Label::parse(&record[li]));
-        }
-        lines.push(line);
     }
-    if lines.is_empty() {
-        let why = if n_read > 0 {
-            format!("all {n_read} rows have a missing value and were dropped")
+    let columns = features
+        .iter()
+        .map(|&j| {
+            let mut present = sample
+                .iter()
+                .map(|r| r.get(j).unwrap_or_default())
+                .filter(|f| !is_missing(f))
+                .peekable();
+            if present.peek().is_some() && present.all(|f| number(f).is_some()) {
+                Column::Numeric(Vec::new())
+            } else {
+                Column::Categorical(Vec::new())
+            }
+        })
+        .collect();
+    let mut rows = Rows {
+        file,
+        shape,
+        opts,
+        label,
+        features,
+        columns,
+        labels: Vec::new(),
+        first_line: None,
+        n_read: 0,
+    };
+    for row in &sample {
+        rows.push(row)?;
+    }
+    drop(sample);
+    while more && next(&mut record)? {
+        rows.push(&record)?;
+    }
+    let Some(first_line) = rows.first_line else {
+        let why = if rows.n_read > 0 {
+            format!(
+                "all {} rows have a missing value and were dropped",
+                rows.n_read
+            )
         } else if shape.has_header {
             "it has a header but no data rows".to_string()
         } else {
             "it has no data rows".to_string()
         };
         return Err(Error::data(format!("{}: {why}", file.display())));
-    }
-
-    let columns = features
-        .iter()
-        .zip(values)
-        .map(|(&j, v)| type_column(v, &lines, file, j, &shape.names[j]))
-        .collect::<Result<Vec<Column>>>()?;
-    let table = Table {
-        names: features.iter().map(|&j| shape.names[j].clone()).collect(),
-        columns,
-        first_line: lines[0],
     };
-    Ok((table, label.map(|_| labels)))
+    let table = Table {
+        names: rows
+            .features
+            .iter()
+            .map(|&j| shape.names[j].clone())
+            .collect(),
+        columns: rows.columns,
+        first_line,
+    };
+    Ok((table, label.map(|_| rows.labels)))
+}
+
+/// The columns of a table as its rows arrive.
+struct Rows<'a> {
+    file: &'a Path,
+    shape: &'a CsvShape,
+    opts: &'a ReadOptions,
+    label: Option<usize>,
+    /// The fields that are features, in order.
+    features: Vec<usize>,
+    /// One per feature, typed before the first row arrives.
+    columns: Vec<Column>,
+    labels: Vec<Label>,
+    /// The file line of the first row kept.
+    first_line: Option<usize>,
+    /// Data rows read, kept or dropped.
+    n_read: usize,
+}
+
+impl Rows<'_> {
+    /// Adds `record` to the columns, or drops it (a missing value under
+    /// [`MissingPolicy::DropRows`]).
+    fn push(&mut self, record: &ByteRecord) -> Result<()> {
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        self.n_read += 1;
+        let names = &self.shape.names;
+        let at = |j: usize, expected: String, found: String| Error::Parse {
+            file: self.file.to_path_buf(),
+            line,
+            column: j + 1,
+            expected,
+            found,
+        };
+        let text = |j: usize| -> Result<&str> {
+            std::str::from_utf8(&record[j])
+                .map_err(|_| at(j, "UTF-8 text".into(), "invalid UTF-8 bytes".into()))
+        };
+        if let Some(li) = self.label {
+            if is_missing(&record[li]) {
+                return Err(at(
+                    li,
+                    format!("a label in column {:?}", names[li]),
+                    format!("the missing value {:?}", text(li)?),
+                ));
+            }
+        }
+        for (&j, column) in self.features.iter().zip(&self.columns) {
+            if !is_missing(&record[j]) {
+                continue;
+            }
+            let found = format!("the missing value {:?}", text(j)?);
+            match (self.opts.missing, column) {
+                (MissingPolicy::Error, _) => {
+                    return Err(at(
+                        j,
+                        format!(
+                            "a value in column {:?} (to accept missing values, read with \
+                             --missing drop or --missing category)",
+                            names[j]
+                        ),
+                        found,
+                    ))
+                }
+                (MissingPolicy::DropRows, _) => return Ok(()),
+                (MissingPolicy::AsCategory, Column::Numeric(_)) => {
+                    return Err(at(
+                        j,
+                        format!(
+                            "a number in numeric column {:?} (a missing value can be a category \
+                             only in a text column; read with --missing drop)",
+                            names[j]
+                        ),
+                        found,
+                    ))
+                }
+                (MissingPolicy::AsCategory, Column::Categorical(_)) => {}
+            }
+        }
+        for (&j, column) in self.features.iter().zip(&mut self.columns) {
+            let field = &record[j];
+            match column {
+                Column::Numeric(values) => match number(field) {
+                    Some(v) if v.is_finite() => values.push(v),
+                    Some(_) => {
+                        return Err(at(
+                            j,
+                            format!("a finite number in numeric column {:?}", names[j]),
+                            format!("{:?}", text(j)?),
+                        ))
+                    }
+                    None => {
+                        return Err(at(
+                            j,
+                            format!(
+                                "a number in column {:?} (its first {TYPE_ROWS} rows are \
+                                 numbers, so it is a numeric column)",
+                                names[j]
+                            ),
+                            format!("{:?}", text(j)?),
+                        ))
+                    }
+                },
+                Column::Categorical(values) => values.push(if is_missing(field) {
+                    MISSING.to_string()
+                } else {
+                    text(j)?.to_string()
+                }),
+            }
+        }
+        if let Some(li) = self.label {
+            self.labels.push(Label::parse(text(li)?));
+        }
+        self.first_line.get_or_insert(line);
+        Ok(())
+    }
 }
 
 /// An empty field, `?` or `NA`.
-fn is_missing(s: &str) -> bool {
-    s.is_empty() || s == "?" || s == "NA"
+fn is_missing(s: &[u8]) -> bool {
+    s.is_empty() || s == b"?" || s == b"NA"
+}
+
+/// The number a field holds, if it is one.
+fn number(field: &[u8]) -> Option<f64> {
+    std::str::from_utf8(field).ok()?.parse().ok()
 }
 
 fn is_number(s: &str) -> bool {
-    s.parse::<f64>().is_ok()
+    number(s.as_bytes()).is_some()
 }
+
+const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 
 fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
 }
 
-fn reader(bytes: &[u8], delimiter: u8, flexible: bool) -> ::csv::Reader<&[u8]> {
+fn reader<R: Read>(input: R, delimiter: u8, flexible: bool) -> ::csv::Reader<R> {
     ReaderBuilder::new()
         .delimiter(delimiter)
         .has_headers(false)
         .flexible(flexible)
         .trim(Trim::All)
-        .from_reader(bytes)
+        .from_reader(input)
 }
 
 /// A CSV crate error as ours: field-count and UTF-8 errors become [`Error::Parse`].
@@ -279,12 +433,12 @@ fn detect_header(rows: &[StringRecord]) -> bool {
     let Some((first, rest)) = rows.split_first() else {
         return false;
     };
-    let is_label = |h: &str| !is_missing(h) && !is_number(h);
+    let is_label = |h: &str| !is_missing(h.as_bytes()) && !is_number(h);
     let numeric_below = first.iter().enumerate().any(|(j, h)| {
         let mut present = rest
             .iter()
             .filter_map(|r| r.get(j))
-            .filter(|s| !is_missing(s))
+            .filter(|s| !is_missing(s.as_bytes()))
             .peekable();
         is_label(h) && present.peek().is_some() && present.all(is_number)
     });
@@ -329,60 +483,6 @@ fn label_index(shape: &CsvShape, label: &LabelColumn, file: &Path) -> Result<Opt
                 ))
             }
         },
-    }
-}
-
-/// Types one column: numeric when every present value is a number, else categorical.
-/// `lines[r]` is the file line of row `r`; `field` is the 0-based field number.
-fn type_column(
-    values: Vec<String>,
-    lines: &[usize],
-    file: &Path,
-    field: usize,
-    name: &str,
-) -> Result<Column> {
-    let mut numbers = Vec::with_capacity(values.len());
-    let mut problem: Option<(usize, String)> = None;
-    let mut present = false;
-    for (r, s) in values.iter().enumerate() {
-        if s == MISSING {
-            problem.get_or_insert_with(|| {
-                (
-                    r,
-                    format!(
-                        "a number in numeric column {name:?} (a missing value can be a category \
-                         only in a text column; read with --missing drop)"
-                    ),
-                )
-            });
-            numbers.push(f64::NAN);
-            continue;
-        }
-        match s.parse::<f64>() {
-            Ok(v) => {
-                if !v.is_finite() {
-                    problem.get_or_insert_with(|| {
-                        (r, format!("a finite number in numeric column {name:?}"))
-                    });
-                }
-                present = true;
-                numbers.push(v);
-            }
-            Err(_) => return Ok(Column::Categorical(values)),
-        }
-    }
-    if !present {
-        return Ok(Column::Categorical(values));
-    }
-    match problem {
-        Some((r, expected)) => Err(Error::Parse {
-            file: file.to_path_buf(),
-            line: lines[r],
-            column: field + 1,
-            expected,
-            found: format!("{:?}", values[r]),
-        }),
-        None => Ok(Column::Numeric(numbers)),
     }
 }
 
@@ -701,6 +801,41 @@ mod tests {
         let (t, _) = parse_str("\u{feff}a,y\r\n1,0\r\n2,1\r\n", &ReadOptions::default()).unwrap();
         assert_eq!(t.names, ["a"]);
         assert_eq!(t.columns[0], Column::Numeric(vec![1.0, 2.0]));
+    }
+
+    #[test]
+    fn types_come_from_the_first_rows_and_a_later_misfit_names_its_place() {
+        let mut text = String::from("a,b,y\n");
+        for i in 0..TYPE_ROWS + 5 {
+            text.push_str(&format!("{i},c{},{}\n", i % 3, i % 2));
+        }
+        let (t, _) = parse_str(&text, &ReadOptions::default()).unwrap();
+        assert_eq!(t.n_rows(), TYPE_ROWS + 5);
+        assert!(matches!(&t.columns[0], Column::Numeric(v) if v[TYPE_ROWS + 4] == 1004.0));
+        assert!(matches!(&t.columns[1], Column::Categorical(v) if v[7] == "c1"));
+        text.push_str("twelve,c0,1\n");
+        let e = err(&text, &ReadOptions::default());
+        let line = TYPE_ROWS + 7;
+        assert!(
+            e.contains(&format!("t.csv:{line}:1:"))
+                && e.contains("its first 1000 rows are numbers")
+                && e.contains("\"twelve\""),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn read_streams_a_file_with_a_bom_and_crlf() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.csv");
+        std::fs::write(&path, "\u{feff}a,b,y\r\n1,x,0\r\n2.5,y,1\r\n").unwrap();
+        let got = read(&path, &ReadOptions::default()).unwrap();
+        let RawInput::Table(t) = got.input else {
+            panic!("expected a table")
+        };
+        assert_eq!(t.names, ["a", "b"]);
+        assert_eq!(t.columns[0], Column::Numeric(vec![1.0, 2.5]));
+        assert_eq!(got.labels.unwrap(), vec![Label::Int(0), Label::Int(1)]);
     }
 
     #[test]
