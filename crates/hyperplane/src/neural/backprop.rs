@@ -14,11 +14,11 @@
 //! the biases, scaled by the total sample weight of the batch, so that a batch's gradient
 //! is an average and the rows of a batch can be split, summed and divided at the end.
 
-use ndarray::{Array2, ArrayView2, Axis};
+use ndarray::{Array2, ArrayView2, Axis, Zip};
 use serde::{Deserialize, Serialize};
 
 use super::activation::{Activation, Output};
-use super::layers::{input_times, input_transpose_times, Layout};
+use super::layers::{product, InputRows, Layout};
 use crate::data::Features;
 
 /// A network's shape and units: what the flat parameter vector means.
@@ -49,22 +49,14 @@ pub struct Batch<'b, 'x> {
 /// in cache and make matrix products as fast per row as the whole matrix would.
 const PREDICT_CHUNK: usize = 256;
 
-/// `a` in row-major order, so that each row is one slice.
-fn standard(a: Array2<f64>) -> Array2<f64> {
-    if a.is_standard_layout() {
-        a
-    } else {
-        a.as_standard_layout().into_owned()
-    }
-}
-
 impl Network {
-    /// Every layer's activations `a_1, ..., a_L` for `rows` of `x`; with `y`, the output
-    /// layer's loss summed over the rows (weighted), else 0.
+    /// Every layer's activations `a_1, ..., a_L` for the batch `input`, whose rows are
+    /// `rows` of the data; with `y`, the output layer's loss summed over the rows
+    /// (weighted), else 0.
     fn forward(
         &self,
         params: &[f64],
-        x: &Features,
+        input: &InputRows,
         rows: &[usize],
         targets: Option<(ArrayView2<f64>, Option<&[f64]>)>,
     ) -> (Vec<Array2<f64>>, f64) {
@@ -73,17 +65,19 @@ impl Network {
         let mut loss = 0.0;
         for l in 1..=n_layers {
             let (w, b) = self.layout.layer(params, l);
-            let mut z = standard(match activations.last() {
-                None => input_times(x, rows, w),
-                Some(a) => a.dot(&w),
-            });
-            for mut row in z.rows_mut() {
-                row += &ndarray::aview1(b);
+            // z = b + a_{l-1} W, row-major
+            let mut z = ndarray::aview1(b)
+                .broadcast((rows.len(), b.len()))
+                .expect("one bias per unit")
+                .to_owned();
+            match activations.last() {
+                None => input.times(w, z.view_mut()),
+                Some(a) => product(1.0, a.view(), w, 1.0, z.view_mut()),
             }
             if l < n_layers {
                 self.activation.apply(z.view_mut());
             } else {
-                // the rows of a product's fresh (standard layout) matrix are contiguous
+                // the rows of a fresh (standard layout) matrix are contiguous
                 for (r, mut row) in z.rows_mut().into_iter().enumerate() {
                     let out = row.as_slice_mut().expect("standard layout");
                     match targets {
@@ -115,7 +109,7 @@ impl Network {
     pub fn predict_rows(&self, params: &[f64], x: &Features, rows: &[usize]) -> Array2<f64> {
         let mut out = Array2::zeros((rows.len(), self.layout.n_outputs()));
         for (k, chunk) in rows.chunks(PREDICT_CHUNK).enumerate() {
-            let (mut a, _) = self.forward(params, x, chunk, None);
+            let (mut a, _) = self.forward(params, &InputRows::of(x, chunk), chunk, None);
             let start = k * PREDICT_CHUNK;
             out.slice_mut(ndarray::s![start..start + chunk.len(), ..])
                 .assign(&a.pop().expect("at least one layer"));
@@ -128,8 +122,9 @@ impl Network {
         let rows = batch.rows;
         let weight = |i: usize| batch.weights.map_or(1.0, |w| w[i]);
         let total: f64 = rows.iter().map(|&i| weight(i)).sum();
+        let input = InputRows::of(batch.x, rows);
         let (activations, data_loss) =
-            self.forward(params, batch.x, rows, Some((batch.y, batch.weights)));
+            self.forward(params, &input, rows, Some((batch.y, batch.weights)));
         let n_layers = self.layout.n_layers();
         let mut penalty = 0.0;
         for l in 1..=n_layers {
@@ -147,25 +142,27 @@ impl Network {
         for l in (1..=n_layers).rev() {
             let (w, _) = self.layout.layer(params, l);
             let (mut gw, gb) = self.layout.layer_mut(grad, l);
-            gw.assign(&w);
-            gw *= alpha;
+            // gw = (a_{l-1}^T delta + alpha W) / sum_i w_i
             if l == 1 {
-                input_transpose_times(batch.x, rows, delta.view(), gw.view_mut());
+                input.transpose_times(delta.view(), gw.view_mut());
             } else {
-                ndarray::linalg::general_mat_mul(
+                product(
                     1.0,
-                    &activations[l - 2].t(),
-                    &delta,
-                    1.0,
-                    &mut gw,
+                    activations[l - 2].t(),
+                    delta.view(),
+                    0.0,
+                    gw.view_mut(),
                 );
             }
-            gw *= scale;
+            Zip::from(&mut gw)
+                .and(&w)
+                .for_each(|g, &w| *g = (alpha * w + *g) * scale);
             for (g, s) in gb.iter_mut().zip(delta.sum_axis(Axis(0))) {
                 *g = s * scale;
             }
             if l > 1 {
-                let mut back = delta.dot(&w.t());
+                let mut back = Array2::zeros((rows.len(), w.nrows()));
+                product(1.0, delta.view(), w.t(), 0.0, back.view_mut());
                 self.activation
                     .backward(activations[l - 2].view(), back.view_mut());
                 delta = back;
@@ -278,6 +275,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A batch of several blocks of rows gives the same bits on one thread and on two,
+    /// dense and sparse, and its dense and sparse gradients agree.
+    #[test]
+    fn gradients_are_the_same_bits_on_any_thread_count() {
+        use crate::threads::Threads;
+        let (net, params, x, y, weights) =
+            problem(11, 150, 9, &[40, 20], Activation::Relu, Output::Softmax);
+        let rows: Vec<usize> = (0..150).rev().collect();
+        let run = |x: &Features, threads: usize| {
+            let batch = Batch {
+                x,
+                rows: &rows,
+                y: y.view(),
+                weights: Some(&weights),
+            };
+            let mut grad = vec![0.0; params.len()];
+            Threads::Count(threads)
+                .run(|| net.loss_grad(&params, 0.01, &batch, &mut grad))
+                .unwrap();
+            let out = Threads::Count(threads)
+                .run(|| net.predict(&params, x))
+                .unwrap();
+            (grad, out)
+        };
+        let dense = Features::from(x.clone());
+        let sparse = Features::from(CsrMatrix::from_dense(x.view()));
+        for x in [&dense, &sparse] {
+            assert_eq!(run(x, 1), run(x, 2));
+        }
+        let (gd, pd) = run(&dense, 2);
+        let (gs, ps) = run(&sparse, 2);
+        assert!(gd.iter().zip(&gs).all(|(a, b)| (a - b).abs() < 1e-12));
+        assert!(pd.iter().zip(&ps).all(|(a, b)| (a - b).abs() < 1e-12));
     }
 
     /// Integer weights are repeated rows; dense and sparse rows give the same loss.

@@ -9,7 +9,8 @@
 //! Glorot     W_l, b_l ~ U(-r, r),  r = sqrt(f / (n_{l-1} + n_l)),  f = 2 for sigmoid units, else 6
 //! ```
 
-use ndarray::{Array2, ArrayView2, ArrayViewMut2};
+use ndarray::{ArrayView2, ArrayViewMut2, CowArray, Ix2};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::activation::Activation;
@@ -126,41 +127,107 @@ impl Layout {
     }
 }
 
-/// `X[rows] W`: the first layer's product with the input rows, dense rows through the
-/// matrix product, sparse rows as sums of `W`'s rows scaled by the stored values.
-pub fn input_times(x: &Features, rows: &[usize], w: ArrayView2<f64>) -> Array2<f64> {
-    match x {
-        Features::Dense(a) => a.select(ndarray::Axis(0), rows).dot(&w),
-        _ => with_rows!(x, |m| {
-            let mut out = Array2::zeros((rows.len(), w.ncols()));
-            for (r, &i) in rows.iter().enumerate() {
-                let mut o = out.row_mut(r);
-                m.for_each_in_row(i, |j, v| o.scaled_add(v, &w.row(j)));
-            }
-            out
-        }),
-    }
+/// Most blocks a product is split into, and the fewest rows a block has. The blocks are a
+/// function of the product's shape alone, never of the thread count, so that every thread
+/// count computes the same blocks and gives the same bits.
+const MAX_BLOCKS: usize = 4;
+const MIN_BLOCK_ROWS: usize = 32;
+
+/// Rows per block of a product with `n` output rows (see [`MAX_BLOCKS`]).
+fn block_rows(n: usize) -> usize {
+    n.div_ceil((n / MIN_BLOCK_ROWS).clamp(1, MAX_BLOCKS)).max(1)
 }
 
-/// `grad += X[rows]^T delta`: the first layer's weight gradient, dense rows through the
-/// matrix product, sparse rows scattering each stored value's row of `delta`.
-pub fn input_transpose_times(
-    x: &Features,
-    rows: &[usize],
-    delta: ArrayView2<f64>,
-    mut grad: ArrayViewMut2<f64>,
+/// `c = alpha a b + beta c` for a row-major `c`, its blocks of rows computed in parallel
+/// on rayon's current pool (each block a matrix product of its own, so no sum crosses a
+/// block).
+pub fn product(
+    alpha: f64,
+    a: ArrayView2<f64>,
+    b: ArrayView2<f64>,
+    beta: f64,
+    mut c: ArrayViewMut2<f64>,
 ) {
-    match x {
-        Features::Dense(a) => {
-            let xb = a.select(ndarray::Axis(0), rows);
-            ndarray::linalg::general_mat_mul(1.0, &xb.t(), &delta, 1.0, &mut grad);
-        }
-        _ => with_rows!(x, |m| {
-            for (r, &i) in rows.iter().enumerate() {
-                let d = delta.row(r);
-                m.for_each_in_row(i, |j, v| grad.row_mut(j).scaled_add(v, &d));
+    let (n, cols) = c.dim();
+    if n == 0 || cols == 0 {
+        return;
+    }
+    let size = block_rows(n);
+    let c = c.as_slice_mut().expect("a row-major product");
+    c.par_chunks_mut(size * cols)
+        .enumerate()
+        .for_each(|(k, block)| {
+            let rows = block.len() / cols;
+            let mut block =
+                ArrayViewMut2::from_shape((rows, cols), block).expect("the block's shape");
+            let a = a.slice(ndarray::s![k * size..k * size + rows, ..]);
+            ndarray::linalg::general_mat_mul(alpha, &a, &b, beta, &mut block);
+        });
+}
+
+/// A batch of input rows as the first layer reads them: dense rows as one matrix (a view
+/// when they are consecutive rows, else gathered once per batch), sparse rows in place.
+pub enum InputRows<'b, 'x> {
+    /// The rows, one per batch row.
+    Dense(CowArray<'b, f64, Ix2>),
+    /// The matrix and the batch's rows of it.
+    Sparse(&'b Features<'x>, &'b [usize]),
+}
+
+impl<'b, 'x> InputRows<'b, 'x> {
+    /// `rows` of `x`, in that order.
+    pub fn of(x: &'b Features<'x>, rows: &'b [usize]) -> Self {
+        match x {
+            Features::Dense(a) => {
+                let start = rows.first().copied().unwrap_or(0);
+                let consecutive = rows.iter().enumerate().all(|(k, &i)| i == start + k);
+                InputRows::Dense(if consecutive {
+                    a.slice(ndarray::s![start..start + rows.len(), ..]).into()
+                } else {
+                    a.select(ndarray::Axis(0), rows).into()
+                })
             }
-        }),
+            _ => InputRows::Sparse(x, rows),
+        }
+    }
+
+    /// `z += X_b W`: the first layer's product, dense rows through the matrix product,
+    /// sparse rows as sums of `W`'s rows scaled by the stored values; blocks of rows in
+    /// parallel.
+    pub fn times(&self, w: ArrayView2<f64>, mut z: ArrayViewMut2<f64>) {
+        match self {
+            InputRows::Dense(xb) => product(1.0, xb.view(), w, 1.0, z),
+            InputRows::Sparse(x, rows) => with_rows!(x, |m| {
+                let cols = z.ncols();
+                let size = block_rows(rows.len());
+                let z = z.as_slice_mut().expect("a row-major product");
+                z.par_chunks_mut(size * cols)
+                    .zip(rows.par_chunks(size))
+                    .for_each(|(block, rows)| {
+                        for (out, &i) in block.chunks_mut(cols).zip(rows) {
+                            m.for_each_in_row(i, |j, v| {
+                                out.iter_mut().zip(w.row(j)).for_each(|(o, w)| *o += v * w)
+                            });
+                        }
+                    });
+            }),
+        }
+    }
+
+    /// `grad = X_b^T delta`: the first layer's weight gradient (before the penalty), dense
+    /// rows through the matrix product, sparse rows scattering each stored value's row of
+    /// `delta`.
+    pub fn transpose_times(&self, delta: ArrayView2<f64>, mut grad: ArrayViewMut2<f64>) {
+        match self {
+            InputRows::Dense(xb) => product(1.0, xb.t(), delta, 0.0, grad),
+            InputRows::Sparse(x, rows) => with_rows!(x, |m| {
+                grad.fill(0.0);
+                for (r, &i) in rows.iter().enumerate() {
+                    let d = delta.row(r);
+                    m.for_each_in_row(i, |j, v| grad.row_mut(j).scaled_add(v, &d));
+                }
+            }),
+        }
     }
 }
 
