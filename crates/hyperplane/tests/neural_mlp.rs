@@ -152,3 +152,66 @@ fn inconsistent_model_bodies_are_refused() {
         assert!(e.contains(field), "{field}: {e}");
     }
 }
+
+/// `partial_fit` over the same rows, epoch after epoch, is `fit` of as many epochs (both
+/// solvers, rows in order); a batch of one class, an unknown label, a wrong width and the
+/// settings that need the whole data are handled.
+#[test]
+fn partial_fit_epochs_equal_a_fit() {
+    use hyperplane::neural::{Mlp, MlpRegressor, Optimizer};
+    use hyperplane::{Error, Fit, Label};
+    let data = standardised(csv("iris.csv", 1));
+    for solver in [Optimizer::Adam, Optimizer::Sgd] {
+        let mut p = Mlp::default();
+        p.training.hidden = vec![6];
+        p.training.solver = solver;
+        p.training.shuffle = false;
+        p.training.max_iter = 4;
+        p.training.n_iter_no_change = 100;
+        p.training.learning_rate_init = 0.01;
+        p.training.batch_size = Some(32);
+        let whole = p.fit(&data).unwrap();
+        let mut state = p.start(data.classes().to_vec(), 4).unwrap();
+        for _ in 0..4 {
+            state.partial_fit(&data).unwrap();
+        }
+        let streamed = state.model();
+        assert_eq!(streamed.params, whole.params, "{solver:?}");
+        assert_eq!(streamed.loss_curve, whole.loss_curve, "{solver:?}");
+        assert_eq!(streamed.stop, Stop::Batches);
+        // one class at a time, then labels and widths it cannot take
+        let first: Vec<usize> = (0..data.n_samples())
+            .filter(|&i| data.targets()[i] == 0)
+            .collect();
+        state.partial_fit(&data.select_rows(&first)).unwrap();
+        let before = state.model().clone();
+        let other = Dataset::new(Array2::<f64>::zeros((1, 4)).into(), &[Label::Int(7)]).unwrap();
+        assert!(matches!(
+            state.partial_fit(&other),
+            Err(Error::UnknownClass { .. })
+        ));
+        let wide = Dataset::new(
+            Array2::<f64>::zeros((1, 5)).into(),
+            &[data.classes()[0].clone()],
+        )
+        .unwrap();
+        assert!(state.partial_fit(&wide).is_err());
+        assert_eq!(state.model(), &before);
+    }
+    let mut p = Mlp::default();
+    p.training.solver = Optimizer::Lbfgs;
+    assert!(p.start(data.classes().to_vec(), 4).is_err());
+    let mut p = Mlp::default();
+    p.training.early_stopping = true;
+    assert!(p.start(data.classes().to_vec(), 4).is_err());
+    // a regressor streams its targets
+    let y = Array2::from_shape_fn((data.n_samples(), 1), |(i, _)| data.targets()[i] as f64);
+    let reg = Dataset::regression(data.x().clone(), y).unwrap();
+    let mut r = MlpRegressor::default();
+    r.training.hidden = vec![4];
+    let mut state = r.start(4, 1).unwrap();
+    state.partial_fit(&reg).unwrap();
+    state.partial_fit(&reg).unwrap();
+    assert_eq!(state.model().loss_curve.len(), 2);
+    assert!(state.model().loss_curve[1] < state.model().loss_curve[0]);
+}

@@ -124,6 +124,62 @@ impl std::fmt::Display for ClassWeight {
 
 crate::param::choice_value!(ClassWeight = []);
 
+/// A data set of one (zero) row per class: what the class-level helpers need when a
+/// learner streams batches that may not hold every class.
+pub(crate) fn one_row_per_class(classes: &[Label]) -> Result<Dataset<'static>> {
+    let k = classes.len();
+    Dataset::from_encoded(
+        ndarray::Array2::<f64>::zeros((k, 1)).into(),
+        (0..k).collect(),
+        classes.to_vec(),
+    )
+}
+
+/// The classes of a learner that trains batch by batch, sorted and unique, and the weight
+/// of each; `kind` names the learner in the errors. `class_weight=balanced` needs the class
+/// counts of the whole data set and is refused.
+pub(crate) fn streaming_classes(
+    classes: Vec<Label>,
+    class_weight: &ClassWeight,
+    kind: &str,
+) -> Result<(Vec<Label>, Vec<f64>)> {
+    let mut classes = classes;
+    classes.sort();
+    classes.dedup();
+    if classes.is_empty() {
+        return Err(Error::data(format!("{kind} needs at least one class")));
+    }
+    if *class_weight == ClassWeight::Balanced {
+        return Err(Error::param(
+            "class_weight",
+            "balanced",
+            "needs the class counts of the whole data set; give weights per class for training batch by batch",
+        ));
+    }
+    let weights = row_weights(&one_row_per_class(&classes)?, class_weight)?;
+    Ok((classes, weights))
+}
+
+/// The index in `classes` of each of `batch`'s classes; an error naming the first row of
+/// a label not among them.
+pub(crate) fn class_index(batch: &Dataset, classes: &[Label]) -> Result<Vec<usize>> {
+    batch
+        .classes()
+        .iter()
+        .map(|label| {
+            classes
+                .iter()
+                .position(|c| c == label)
+                .ok_or_else(|| label.clone())
+        })
+        .collect::<std::result::Result<_, Label>>()
+        .map_err(|label| Error::UnknownClass {
+            label: label.to_string(),
+            row: batch.labels().iter().position(|l| *l == label).unwrap_or(0),
+            classes: labels::format_classes(classes),
+        })
+}
+
 /// `sample_weight_n * class_weight_{y_n}` for every row; a class weight naming a label the
 /// data does not have is an error.
 pub fn row_weights(data: &Dataset, class_weight: &ClassWeight) -> Result<Vec<f64>> {

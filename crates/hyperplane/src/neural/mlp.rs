@@ -26,12 +26,12 @@ use serde::{Deserialize, Serialize};
 use super::activation::{Activation, Output};
 use super::backprop::{Batch, Network};
 use super::layers::Layout;
-use super::stochastic::{train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Watch};
+use super::stochastic::{epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Watch};
 use crate::data::split::train_test_split;
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Fit, Regressor};
-use crate::linear::{row_weights, ClassWeight};
+use crate::linear::{class_index, row_weights, streaming_classes, ClassWeight};
 use crate::optim::{self, ConvergenceWarning, Function, GradNorm, Settings};
 use crate::param::Params;
 use crate::rng::Rng;
@@ -213,6 +213,8 @@ pub enum Stop {
     },
     /// L-BFGS met its tolerance (gradient or relative decrease).
     Converged,
+    /// Trained batch by batch ([`MlpState::partial_fit`]): no stopping rule applies.
+    Batches,
     /// The budget ran out or the solver could not go on.
     Warning(ConvergenceWarning),
 }
@@ -247,11 +249,7 @@ impl Fit for Mlp {
         self.check_params()?;
         data.check_fit()?;
         let k = data.classes().len();
-        let (output, n_out) = match self.loss {
-            ClassLoss::CrossEntropy if k <= 2 => (Output::Logistic, 1),
-            ClassLoss::CrossEntropy => (Output::Softmax, k),
-            ClassLoss::Squared => (Output::SquaredSigmoid, if k <= 2 { 1 } else { k }),
-        };
+        let (output, n_out) = self.output(k);
         let targets = data.targets();
         let y = Array2::from_shape_fn((targets.len(), n_out), |(i, j)| {
             let t = targets[i];
@@ -362,25 +360,7 @@ impl Training {
         output: Output,
         score: Score,
     ) -> Result<MlpModel> {
-        for (name, v) in [("beta_1", self.beta_1), ("beta_2", self.beta_2)] {
-            if v >= 1.0 {
-                return Err(Error::param(name, v, "must be in [0, 1)"));
-            }
-        }
-        if self.early_stopping && self.validation_fraction >= 1.0 {
-            return Err(Error::param(
-                "validation_fraction",
-                self.validation_fraction,
-                "must be in (0, 1): some rows must be left to train on",
-            ));
-        }
-        let network = Network {
-            layout: Layout::new(x.n_cols(), &self.hidden, y.ncols())?,
-            activation: self.activation,
-            output,
-        };
-        let mut rng = Rng::new(self.seed);
-        let mut params = network.layout.glorot(self.activation, &mut rng);
+        let (network, mut rng, mut params) = self.initial(x.n_cols(), y.ncols(), output)?;
         let n = x.n_rows();
         let all: Vec<usize> = (0..n).collect();
         let mut model = MlpModel {
@@ -444,33 +424,12 @@ impl Training {
             (all, Vec::new())
         };
         let budget = Budget {
-            batch_size: self
-                .batch_size
-                .unwrap_or(AUTO_BATCH)
-                .clamp(1, train_rows.len()),
+            batch_size: self.batch_rows(train_rows.len()),
             max_iter: self.max_iter,
             tol: self.tol,
             n_iter_no_change: self.n_iter_no_change,
         };
-        let n_params = params.len();
-        let mut rule: Box<dyn StepRule> = match self.solver {
-            Optimizer::Sgd => Box::new(
-                Sgd::new(
-                    n_params,
-                    self.learning_rate_init,
-                    self.momentum,
-                    self.nesterov,
-                )
-                .scheduled(self.learning_rate, self.power_t),
-            ),
-            _ => Box::new(Adam::new(
-                n_params,
-                self.learning_rate_init,
-                self.beta_1,
-                self.beta_2,
-                self.epsilon,
-            )),
-        };
+        let mut rule = self.step_rule(params.len());
         let data = EpochData {
             x,
             rows: &train_rows,
@@ -493,7 +452,7 @@ impl Training {
             self.alpha,
             &data,
             &budget,
-            &mut *rule,
+            rule.as_step(),
             watch,
         );
         if let Some(ConvergenceWarning::Diverged { iteration }) = trained.warning {
@@ -509,6 +468,254 @@ impl Training {
         model.loss_curve = trained.loss_curve;
         model.validation_scores = trained.validation_scores;
         Ok(model)
+    }
+    /// The network of these settings for `n_in` inputs and `n_out` outputs, the seeded
+    /// generator and Glorot's initial weights drawn from it; an error for settings out of
+    /// range.
+    fn initial(
+        &self,
+        n_in: usize,
+        n_out: usize,
+        output: Output,
+    ) -> Result<(Network, Rng, Vec<f64>)> {
+        for (name, v) in [("beta_1", self.beta_1), ("beta_2", self.beta_2)] {
+            if v >= 1.0 {
+                return Err(Error::param(name, v, "must be in [0, 1)"));
+            }
+        }
+        if self.early_stopping && self.validation_fraction >= 1.0 {
+            return Err(Error::param(
+                "validation_fraction",
+                self.validation_fraction,
+                "must be in (0, 1): some rows must be left to train on",
+            ));
+        }
+        let network = Network {
+            layout: Layout::new(n_in, &self.hidden, n_out)?,
+            activation: self.activation,
+            output,
+        };
+        let mut rng = Rng::new(self.seed);
+        let params = network.layout.glorot(self.activation, &mut rng);
+        Ok((network, rng, params))
+    }
+
+    /// The stochastic solver's step rule for `n` parameters, at rest.
+    fn step_rule(&self, n: usize) -> Rule {
+        match self.solver {
+            Optimizer::Sgd => Rule::Sgd(
+                Sgd::new(n, self.learning_rate_init, self.momentum, self.nesterov)
+                    .scheduled(self.learning_rate, self.power_t),
+            ),
+            _ => Rule::Adam(Adam::new(
+                n,
+                self.learning_rate_init,
+                self.beta_1,
+                self.beta_2,
+                self.epsilon,
+            )),
+        }
+    }
+
+    /// Rows per mini-batch for `n` training rows.
+    fn batch_rows(&self, n: usize) -> usize {
+        self.batch_size.unwrap_or(AUTO_BATCH).clamp(1, n.max(1))
+    }
+
+    /// A state that trains by [`MlpState::partial_fit`]: the network for `n_features`
+    /// inputs and `n_out` outputs at its initial weights. Only the stochastic solvers
+    /// train batch by batch, and early stopping needs the whole data.
+    fn start(
+        &self,
+        n_features: usize,
+        n_out: usize,
+        output: Output,
+        classes: Vec<Label>,
+        class_weights: Vec<f64>,
+    ) -> Result<MlpState> {
+        if self.solver == Optimizer::Lbfgs {
+            return Err(Error::param(
+                "solver",
+                "lbfgs",
+                "partial_fit trains by epochs of mini-batches; use solver=adam or solver=sgd",
+            ));
+        }
+        if self.early_stopping {
+            return Err(Error::param(
+                "early_stopping",
+                true,
+                "needs the whole data set for its validation split; partial_fit trains without it",
+            ));
+        }
+        if n_features == 0 {
+            return Err(Error::data("X has 0 features; at least 1 is required"));
+        }
+        let (network, rng, params) = self.initial(n_features, n_out, output)?;
+        Ok(MlpState {
+            rule: self.step_rule(params.len()),
+            training: self.clone(),
+            class_weights,
+            model: MlpModel {
+                classes,
+                network,
+                params,
+                solver: self.solver,
+                loss_curve: Vec::new(),
+                validation_scores: Vec::new(),
+                iterations: 0,
+                stop: Stop::Batches,
+            },
+            rng,
+            seen: 0,
+        })
+    }
+}
+
+/// The step rule of a stochastic solver, kept by value so that a state can be copied.
+#[derive(Clone, Debug)]
+enum Rule {
+    Sgd(Sgd),
+    Adam(Adam),
+}
+
+impl Rule {
+    fn as_step(&mut self) -> &mut dyn StepRule {
+        match self {
+            Rule::Sgd(r) => r,
+            Rule::Adam(r) => r,
+        }
+    }
+}
+
+impl Mlp {
+    /// A classifier that learns batch by batch (scikit-learn's `partial_fit`) over
+    /// `classes` (every batch's labels must be among them) and `n_features` features.
+    /// `class_weight=balanced` needs the whole data set and is refused here.
+    pub fn start(&self, classes: Vec<Label>, n_features: usize) -> Result<MlpState> {
+        self.check_params()?;
+        let (classes, class_weights) = streaming_classes(classes, &self.class_weight, Self::KIND)?;
+        let (output, n_out) = self.output(classes.len());
+        self.training
+            .start(n_features, n_out, output, classes, class_weights)
+    }
+
+    /// The output layer and its units for `k` classes.
+    fn output(&self, k: usize) -> (Output, usize) {
+        match self.loss {
+            ClassLoss::CrossEntropy if k <= 2 => (Output::Logistic, 1),
+            ClassLoss::CrossEntropy => (Output::Softmax, k),
+            ClassLoss::Squared => (Output::SquaredSigmoid, if k <= 2 { 1 } else { k }),
+        }
+    }
+}
+
+impl MlpRegressor {
+    /// A regressor that learns batch by batch (scikit-learn's `partial_fit`) with
+    /// `n_features` inputs and `n_outputs` targets.
+    pub fn start(&self, n_features: usize, n_outputs: usize) -> Result<MlpState> {
+        self.check_params()?;
+        self.training.start(
+            n_features,
+            n_outputs,
+            Output::Identity,
+            Vec::new(),
+            Vec::new(),
+        )
+    }
+}
+
+/// A multilayer perceptron that keeps learning: the network and its weights, the step
+/// rule's state (Adam's moments, SGD's velocity and schedule) and the generator of the row
+/// orders. Each [`MlpState::partial_fit`] is one epoch over the batch given, so that
+/// epochs over the same rows equal a fit of as many epochs.
+#[derive(Clone, Debug)]
+pub struct MlpState {
+    training: Training,
+    /// Weight of each class (empty for a regressor).
+    class_weights: Vec<f64>,
+    model: MlpModel,
+    rule: Rule,
+    rng: Rng,
+    /// Rows trained on so far (the `invscaling` schedule's `t`).
+    seen: usize,
+}
+
+impl MlpState {
+    /// One epoch over `batch` in mini-batches (its rows shuffled when `shuffle`), the step
+    /// rule going on where the last call left it. A classifier's labels must be among its
+    /// classes; on error the state is unchanged.
+    pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
+        let x = batch.x();
+        let n_in = self.model.network.layout.sizes[0];
+        let n_out = self.model.network.layout.n_outputs();
+        let (y, weights) = if self.model.classes.is_empty() {
+            x.check_fit_input()?;
+            let y = batch.require_values()?;
+            if y.ncols() != n_out {
+                return Err(Error::data(format!(
+                    "the batch has {} target columns; the network was started with {n_out}",
+                    y.ncols()
+                )));
+            }
+            (y.to_owned(), batch.weights().map(<[f64]>::to_vec))
+        } else {
+            batch.check_fit()?;
+            let index = class_index(batch, &self.model.classes)?;
+            let targets: Vec<usize> = batch.targets().iter().map(|&t| index[t]).collect();
+            let y = Array2::from_shape_fn((targets.len(), n_out), |(i, j)| {
+                f64::from(if n_out == 1 {
+                    targets[i] == 1
+                } else {
+                    targets[i] == j
+                })
+            });
+            let w = (0..targets.len())
+                .map(|i| batch.weight(i) * self.class_weights[targets[i]])
+                .collect();
+            (y, Some(w))
+        };
+        if x.n_cols() != n_in {
+            return Err(Error::FeatureCount {
+                expected: n_in,
+                found: x.n_cols(),
+            });
+        }
+        let n = x.n_rows();
+        let mut order: Vec<usize> = (0..n).collect();
+        let mut rng = self.rng.clone();
+        if self.training.shuffle {
+            rng.shuffle(&mut order);
+        }
+        let (mut params, mut rule) = (self.model.params.clone(), self.rule.clone());
+        let data = EpochData {
+            x,
+            rows: &order,
+            y: y.view(),
+            weights: weights.as_deref(),
+        };
+        let loss = epoch(
+            &self.model.network,
+            &mut params,
+            self.training.alpha,
+            &data,
+            &order,
+            self.training.batch_rows(n),
+            rule.as_step(),
+        );
+        if !loss.is_finite() {
+            return Err(diverged("epoch", self.model.iterations + 1));
+        }
+        self.seen += n;
+        rule.as_step().epoch_ends(self.seen);
+        (self.model.params, self.rule, self.rng) = (params, rule, rng);
+        self.model.loss_curve.push(loss);
+        self.model.iterations += 1;
+        Ok(())
+    }
+
+    /// The model of the weights so far.
+    pub fn model(&self) -> &MlpModel {
+        &self.model
     }
 }
 
@@ -620,6 +827,7 @@ impl MlpModel {
                 "the validation score stopped improving by tol; the weights are those of epoch {best_epoch}"
             ),
             Stop::Converged => "converged (gradient or decrease below the tolerance)".to_string(),
+            Stop::Batches => "trained batch by batch (partial_fit), one epoch per batch".to_string(),
             Stop::Warning(w) => w.to_string(),
         };
         lines.push(("stopped".to_string(), stop));

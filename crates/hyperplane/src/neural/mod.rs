@@ -41,7 +41,7 @@ pub mod stochastic;
 pub use activation::{Activation, Output};
 pub use backprop::{Batch, Network};
 pub use layers::Layout;
-pub use mlp::{ClassLoss, Mlp, MlpModel, MlpRegressor, Optimizer, Stop, Training};
+pub use mlp::{ClassLoss, Mlp, MlpModel, MlpRegressor, MlpState, Optimizer, Stop, Training};
 pub use stochastic::{
     epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Trained, Watch,
 };

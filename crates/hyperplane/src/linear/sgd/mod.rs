@@ -15,13 +15,11 @@ pub mod engine;
 
 pub use engine::{minimize, objective, LearningRate, SgdProblem, SgdWeights, Stopping};
 
-use ndarray::Array2;
-
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
 use crate::estimator::Fit;
 use crate::linear::binary::{binary_model, BinaryFit};
-use crate::linear::{row_weights, ClassWeight, LinearModel, Link, Loss};
+use crate::linear::{ClassWeight, LinearModel, Link, Loss};
 use crate::optim::Convergence;
 
 crate::params_struct! {
@@ -107,23 +105,10 @@ impl Sgd {
         if n_features == 0 {
             return Err(Error::data("X has 0 features; at least 1 is required"));
         }
-        let mut classes = classes;
-        classes.sort();
-        classes.dedup();
-        if classes.is_empty() {
-            return Err(Error::data("sgd needs at least one class"));
-        }
-        if self.class_weight == ClassWeight::Balanced {
-            return Err(Error::param(
-                "class_weight",
-                "balanced",
-                "needs the class counts of the whole data set; give weights per class for streaming training",
-            ));
-        }
-        let one_per_class = one_row_per_class(&classes)?;
+        let (classes, class_weights) =
+            crate::linear::streaming_classes(classes, &self.class_weight, Self::KIND)?;
+        let one_per_class = crate::linear::one_row_per_class(&classes)?;
         crate::linear::signed_targets(&one_per_class, Self::KIND)?;
-        // the per-class weights, through the one implementation
-        let class_weights = row_weights(&one_per_class, &self.class_weight)?;
         Ok(SgdState {
             params: self.clone(),
             classes,
@@ -153,16 +138,6 @@ impl Fit for Sgd {
     }
 }
 
-/// A data set of one (zero) row per class: what the class-level helpers need.
-fn one_row_per_class(classes: &[Label]) -> Result<Dataset<'static>> {
-    let k = classes.len();
-    Dataset::from_encoded(
-        Array2::<f64>::zeros((k, 1)).into(),
-        (0..k).collect(),
-        classes.to_vec(),
-    )
-}
-
 /// SGD that keeps learning: the weights, the step counter `t` and the classes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SgdState {
@@ -186,21 +161,7 @@ impl SgdState {
                 found: x.n_cols(),
             });
         }
-        let index: Vec<usize> = batch
-            .classes()
-            .iter()
-            .map(|label| {
-                self.classes
-                    .iter()
-                    .position(|c| c == label)
-                    .ok_or_else(|| label.clone())
-            })
-            .collect::<std::result::Result<_, Label>>()
-            .map_err(|label| Error::UnknownClass {
-                label: label.to_string(),
-                row: batch.labels().iter().position(|l| *l == label).unwrap_or(0),
-                classes: crate::data::labels::format_classes(&self.classes),
-            })?;
+        let index = crate::linear::class_index(batch, &self.classes)?;
         let single = self.classes.len() == 1;
         let (mut y, mut c) = (
             Vec::with_capacity(x.n_rows()),
@@ -232,7 +193,7 @@ impl SgdState {
     /// The model of the weights so far (averaged when `average`).
     pub fn model(&self) -> Result<LinearModel> {
         let (w, b) = self.weights.solution();
-        let dummy = one_row_per_class(&self.classes)?;
+        let dummy = crate::linear::one_row_per_class(&self.classes)?;
         binary_model(&dummy, w, b, self.params.link(), self.convergence.clone())
     }
 
@@ -249,6 +210,7 @@ mod tests {
     use crate::linear::binary::tests::{separable, sparse_copy};
     use crate::param::Params;
     use crate::rng::Rng;
+    use ndarray::Array2;
 
     /// A noisy logistic problem: `P(y = +1 | x) = sigma(w_f . x + b_f)`.
     fn logistic_data(seed: u64, n: usize) -> Dataset<'static> {
