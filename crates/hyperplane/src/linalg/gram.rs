@@ -26,7 +26,8 @@ use crate::data::RowAccess;
 /// Rows per block.
 pub const GRAM_BLOCK: usize = 128;
 /// How many times cheaper a multiply-add of the blocked product is than one of the scattered
-/// rank-one updates (measured about 8 to 12 on the development machine).
+/// rank-one updates: an estimate, not tuned (a scattered update is a read-modify-write into
+/// `G` at a data-dependent place; the product keeps registers full and vectorises).
 pub const GEMM_SPEEDUP: usize = 8;
 
 /// Adds `sum_{n in rows} c[n - rows.start] x~_n x~_n^T` to `g` (`x~_n = (x_n, e)` with the
