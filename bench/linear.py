@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
 """L2 logistic regression and linear SVMs side by side: hyperplane, LIBLINEAR and scikit-learn on the same data.
 
-Usage:  python3 bench/linear.py [--repeats 3] [--only adult,sparse,sgd,svm]
+Usage:  python3 bench/linear.py [--repeats 3] [--only adult,adult_csv,sparse,sgd,svm]
 Needs:  ../shared/peers/setup.sh (scikit-learn 1.9.1, liblinear-train 2.3) and
-        ../shared/data/adult/adult_{train,test}.libsvm.
+        ../shared/data/adult/adult_{train,test}.{libsvm,csv}.
+
+`adult_csv`: `hyperplane train --model logistic-regression` on the raw UCI Adult CSV (text
+columns one-hot, numbers unscaled, `?` a category) with `solver=auto` (the default) and each
+Newton solver and L-BFGS, whole process (read + encode + fit + write the model file), against
+scikit-learn's default pipeline in one process (pandas.read_csv + OneHotEncoder(
+handle_unknown="ignore") + LogisticRegression(), which stops at max_iter=100); the ratio is
+scikit-learn's read + fit time (imports excluded) over our whole process; test accuracy on
+adult_test.csv, iterations and how the fit ended from `inspect --json`.
 
 The problem is LIBLINEAR's `-s 0 -c 1`: f(w) = 1/2 ||w||^2 + sum_n ln(1 + exp(-y_n w.x_n)),
 no intercept. For each data set:
@@ -261,16 +269,111 @@ def bench_sgd(train, test, repeats):
               f"{every[name][0][1]:.4f} / {theirs[name][0][1]:.4f} |")
 
 
+SKLEARN_CSV = r'''
+import json, sys, time, warnings
+t0 = time.perf_counter()
+import pandas as pd
+from sklearn.compose import ColumnTransformer
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+imported = time.perf_counter()
+train = pd.read_csv(sys.argv[1], skipinitialspace=True)
+y = train.pop("income")
+text = [c for c in train.columns if not pd.api.types.is_numeric_dtype(train[c])]
+model = make_pipeline(ColumnTransformer([("onehot", OneHotEncoder(handle_unknown="ignore"), text)],
+                                        remainder="passthrough"), LogisticRegression())
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always", ConvergenceWarning)
+    model.fit(train, y)
+fit = time.perf_counter() - imported
+test = pd.read_csv(sys.argv[2], skipinitialspace=True)
+yt = test.pop("income")
+print(json.dumps({"fit_seconds": fit, "import_seconds": imported - t0,
+                  "accuracy": float((model.predict(test) == yt).mean()),
+                  "iterations": int(model[-1].n_iter_.max()),
+                  "converged": not any(issubclass(w.category, ConvergenceWarning) for w in caught)}))
+'''
+
+
+def bench_adult_csv(repeats, tmp):
+    """`hyperplane train` on the raw UCI Adult CSV (one-hot of the text columns, numbers
+    unscaled) with each logistic solver, whole process, against scikit-learn's default
+    pipeline (pandas + OneHotEncoder(handle_unknown="ignore") + LogisticRegression()), in
+    alternating rounds; accuracy on adult_test.csv."""
+    train, test = os.path.join(ADULT, "adult_train.csv"), os.path.join(ADULT, "adult_test.csv")
+    cli = os.path.join(TARGET, "release", "hyperplane")
+    model = os.path.join(tmp, "adult_csv.json")
+    common = ["--label-col", "income", "--missing", "category"]
+
+    def ours(solver):
+        params = [] if solver == "auto" else ["--param", f"solver={solver}"]
+        t = time.perf_counter()
+        with tempfile.NamedTemporaryFile("r") as tf:
+            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", tf.name, cli, "train", "--data", train,
+                            "--model", "logistic-regression", *common, *params, "--out", model],
+                           check=True, capture_output=True)
+            rss = int(tf.read().strip().splitlines()[-1]) / 1024
+        return time.perf_counter() - t, rss
+
+    def report():
+        ev = json.loads(subprocess.run([cli, "evaluate", "--model", model, "--data", test, *common[2:], "--json"],
+                                       check=True, capture_output=True, text=True).stdout)
+        c = json.loads(subprocess.run([cli, "inspect", "--model", model, "--json"], check=True,
+                                      capture_output=True, text=True).stdout)["linear"][0]["convergence"]
+        return ev["accuracy"], c
+
+    def sklearn():
+        t = time.perf_counter()
+        o, rss = timed([sys.executable, "-c", SKLEARN_CSV, train, test], env=PY_ENV)
+        return time.perf_counter() - t, o, rss
+
+    solvers = ("auto", "newton-cholesky", "newton", "newton-ls", "lbfgs")
+    runs = {s: [] for s in solvers}
+    sk_runs = []
+    for _ in range(repeats):
+        sk_runs.append(sklearn())
+        for s in solvers:
+            runs[s].append(ours(s))
+    sk_wall = median([r[0] for r in sk_runs])
+    sk_fit = median([r[1]["fit_seconds"] for r in sk_runs])
+    o = sk_runs[0][1]
+    print(f"\nUCI Adult CSV (32,561 rows, raw: text columns one-hot, numbers unscaled), median of {repeats} "
+          f"alternating rounds, load average before / after: {LOAD_BEFORE} / {os.getloadavg()[0]:.2f}\n")
+    print("| run | wall (s) | ratio to scikit-learn's in-process read + fit | test accuracy | iterations | ended | peak RSS (MiB) |")
+    print("|---|---|---|---|---|---|---|")
+    print(f"| scikit-learn pandas + OneHotEncoder + LogisticRegression() (lbfgs, max_iter=100), whole process "
+          f"| {sk_wall:.3f} (read + fit {sk_fit:.3f}, imports {o['import_seconds']:.2f}) | - | {o['accuracy']:.4f} "
+          f"| {o['iterations']} | {'converged' if o['converged'] else 'ConvergenceWarning'} | {sk_runs[0][2]:.0f} |")
+    for s in solvers:
+        ours(s)
+        acc, c = report()
+        wall = median([r[0] for r in runs[s]])
+        ended = "converged" if "warning" not in c else c["warning"]["kind"]
+        print(f"| hyperplane train solver={s} (ran {c.get('solver', '?')}), whole process | {wall:.3f} "
+              f"| {sk_fit / wall:.2f}x | {acc:.4f} | {c['iterations']} | {ended} | {median([r[1] for r in runs[s]]):.0f} |")
+
+
+LOAD_BEFORE = f"{os.getloadavg()[0]:.2f}"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--only", default="adult,sparse,sgd,svm")
+    ap.add_argument("--only", default="adult,adult_csv,sparse,sgd,svm")
     args = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "hyperplane", "--example", "logistic_bench",
-                    "--example", "sgd_bench", "--example", "linear_svm_bench"], cwd=ROOT, check=True)
+    sections = args.only.split(",")
+    if set(sections) & {"adult", "sparse", "sgd", "svm"}:
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "hyperplane", "--example", "logistic_bench",
+                        "--example", "sgd_bench", "--example", "linear_svm_bench"], cwd=ROOT, check=True)
+    if "adult_csv" in sections:
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "hyperplane-cli"], cwd=ROOT, check=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        if "adult" in args.only:
+        if "adult_csv" in sections:
+            bench_adult_csv(args.repeats, tmp)
+        if "adult" in sections:
             rows += bench("adult", os.path.join(ADULT, "adult_train.libsvm"),
                           os.path.join(ADULT, "adult_test.libsvm"), args.repeats, tmp)
         tr, te = "/tmp/hyperplane_sparse_train.libsvm", "/tmp/hyperplane_sparse_test.libsvm"

@@ -455,3 +455,21 @@ fn inspect_says_when_no_feature_points_towards_a_class() {
     );
     assert!(text.contains("top features of class pos"), "{text}");
 }
+
+#[test]
+fn inspect_names_the_solver_that_auto_chose() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "sep.csv", &separable());
+    let model = dir.path().join("logistic.json");
+    // 40 rows, 3 parameters: few columns, so the exact Newton step
+    for (params, solver) in [
+        (&[][..], "newton-cholesky"),
+        (&["solver=newton"][..], "newton"),
+    ] {
+        train(&data, "logistic-regression", params, &model);
+        let (text, v) = inspect_on(&model, &data);
+        assert_eq!(v["linear"][0]["convergence"]["solver"], solver, "{v}");
+        let row = format!("converged  {solver}");
+        assert!(text.lines().any(|l| l.ends_with(&row)), "{text}");
+    }
+}

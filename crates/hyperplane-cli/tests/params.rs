@@ -111,7 +111,7 @@ fn sgd_settings_are_refused_with_another_solver() {
         s(&out),
     ]);
     assert!(
-        e.contains("applies to solver=sgd only") && e.contains("solver=newton"),
+        e.contains("applies to solver=sgd only") && e.contains("solver=auto"),
         "{e}"
     );
     train(

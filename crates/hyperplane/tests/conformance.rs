@@ -125,7 +125,7 @@ fn every_kind_and_every_choice_passes_every_check() {
     assert!(failed.is_empty(), "{}", text.join("\n"));
     // the choices refused on their own: the SGD schedules of logistic regression need
     // solver=sgd, the 0/1 loss has no gradient to step on, softmax regression has no SGD
-    // solver, and kernel=precomputed takes the n x n kernel matrix, not the rows the checks
+    // or Cholesky solver, and kernel=precomputed takes the n x n kernel matrix, not the rows the checks
     // make (tests/svm_precomputed.rs checks it against LIBSVM, scikit-learn and the kernel
     // the matrix was computed from)
     skipped.sort();
@@ -138,13 +138,16 @@ fn every_kind_and_every_choice_passes_every_check() {
             "nu-svr kernel=precomputed",
             "one-class-svm kernel=precomputed",
             "sgd loss=zero_one",
+            "softmax-regression solver=newton-cholesky",
             "softmax-regression solver=sgd",
             "svc kernel=precomputed",
             "svr kernel=precomputed",
         ]
     );
     for must in [
+        "logistic-regression solver=newton",
         "logistic-regression solver=newton-ls",
+        "logistic-regression solver=newton-cholesky",
         "logistic-regression solver=lbfgs",
         "logistic-regression solver=gd",
         "logistic-regression solver=sgd",

@@ -79,8 +79,20 @@ fn coefficients_match_scikit_learn_lbfgs() {
             ClassWeight::Uniform
         };
         let (coef, intercept) = (as_vec(&case["coef"]), as_vec(&case["intercept"]));
-        for solver in [Solver::Newton, Solver::NewtonLs, Solver::Lbfgs] {
-            let model = if data.classes().len() == 2 {
+        let binary = data.classes().len() == 2;
+        // newton-cholesky forms the Hessian of the binary objective only
+        let solvers: &[Solver] = if binary {
+            &[
+                Solver::Newton,
+                Solver::NewtonLs,
+                Solver::NewtonCholesky,
+                Solver::Lbfgs,
+            ]
+        } else {
+            &[Solver::Newton, Solver::NewtonLs, Solver::Lbfgs]
+        };
+        for &solver in solvers {
+            let model = if binary {
                 LogisticRegression::default()
                     .solver(solver)
                     .class_weight(class_weight.clone())
@@ -121,7 +133,12 @@ fn objective_matches_liblinear_with_its_bias_convention() {
     };
     let data = Dataset::new(x, input.labels.as_ref().unwrap()).unwrap();
     let theirs = case["objective"].as_f64().unwrap();
-    for solver in [Solver::Newton, Solver::NewtonLs, Solver::Lbfgs] {
+    for solver in [
+        Solver::Newton,
+        Solver::NewtonLs,
+        Solver::NewtonCholesky,
+        Solver::Lbfgs,
+    ] {
         let model = LogisticRegression::default()
             .bias(case["bias"].as_f64().unwrap())
             .c(case["c"].as_f64().unwrap())

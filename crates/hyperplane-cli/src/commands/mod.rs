@@ -559,6 +559,7 @@ fn print_linear(out: &mut String, linear: &[LinearSummary], margins: &[(String, 
         "objective",
         "||grad||",
         "ended",
+        "solver",
     ]
     .map(String::from)
     .to_vec()];
@@ -590,6 +591,7 @@ fn print_linear(out: &mut String, linear: &[LinearSummary], margins: &[(String, 
                 "NOT converged"
             }
             .into(),
+            c.solver.map_or("-".into(), |s| s.to_string()),
         ]);
     }
     outln!(*out, "\nlinear model ({:?} output):", linear[0].link);

@@ -66,6 +66,11 @@ impl Matrix {
     }
 
     /// The whole column-major storage.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.data
+    }
+
+    /// The whole column-major storage, mutable.
     pub fn as_mut_slice(&mut self) -> &mut [f64] {
         &mut self.data
     }

@@ -1,7 +1,9 @@
-//! Linear algebra for least squares: Householder QR (plain, column-pivoted and
-//! tall-skinny), one-sided Jacobi SVD, triangular solves and the complete orthogonal
-//! decomposition, on a small column-major [`Matrix`]; and [`lsqr`], which reads its
-//! matrix only through products (a [`LinearOperator`]), for sparse problems.
+//! Linear algebra for least squares and Newton's method: Householder QR (plain,
+//! column-pivoted and tall-skinny), one-sided Jacobi SVD, triangular solves, the complete
+//! orthogonal decomposition and the Cholesky factorisation, on a small column-major
+//! [`Matrix`]; the weighted Gram matrix `X^T D X` of dense or sparse rows
+//! ([`add_weighted_gram`]); and [`lsqr`], which reads its matrix only through products (a
+//! [`LinearOperator`]), for sparse problems.
 //!
 //! ## How a least-squares problem uses it
 //!
@@ -26,7 +28,9 @@
 //!   build's target features (`-C target-cpu=native` gives AVX2/FMA).
 //! - Results of [`tall_r`] do not depend on the thread count (fixed chunks, merged in order).
 
+mod cholesky;
 mod cod;
+mod gram;
 mod householder;
 mod lsqr;
 mod matrix;
@@ -34,7 +38,9 @@ mod qr;
 mod svd;
 mod triangular;
 
+pub use cholesky::{Cholesky, NotPositiveDefinite};
 pub use cod::min_norm_lstsq;
+pub use gram::add_weighted_gram;
 pub use lsqr::{lsqr, LinearOperator};
 pub(crate) use matrix::scale;
 pub use matrix::Matrix;

@@ -227,3 +227,84 @@ fn lsqr_reaches_the_minimum_norm_solution() {
         }
     }
 }
+
+#[test]
+fn cholesky_solves_a_positive_definite_system_and_names_a_failed_pivot() {
+    // A = B^T B + I is positive definite; only its upper triangle is read
+    let b = random(12, 6, 7);
+    let mut a = b.transpose().matmul(&b);
+    for j in 0..6 {
+        a[(j, j)] += 1.0;
+    }
+    let x_true: Vec<f64> = (0..6).map(|j| 1.0 - 0.3 * j as f64).collect();
+    let rhs: Vec<f64> = (0..6)
+        .map(|i| (0..6).map(|j| a[(i, j)] * x_true[j]).sum())
+        .collect();
+    let mut upper = a.clone();
+    for j in 0..6 {
+        for i in j + 1..6 {
+            upper[(i, j)] = f64::NAN;
+        }
+    }
+    let mut x = rhs.clone();
+    Cholesky::factor(upper).unwrap().solve(&mut x);
+    for (got, want) in x.iter().zip(&x_true) {
+        assert!((got - want).abs() < 1e-12, "{x:?}");
+    }
+    // singular (rank 5: a zero row and column) and indefinite matrices are refused
+    let mut singular = a.clone();
+    for k in 0..6 {
+        singular[(3, k)] = 0.0;
+        singular[(k, 3)] = 0.0;
+    }
+    assert_eq!(
+        Cholesky::factor(singular).unwrap_err(),
+        NotPositiveDefinite { column: 3 }
+    );
+    let mut indefinite = a;
+    indefinite[(0, 0)] = -1.0;
+    assert_eq!(
+        Cholesky::factor(indefinite).unwrap_err(),
+        NotPositiveDefinite { column: 0 }
+    );
+}
+
+#[test]
+fn weighted_gram_is_the_same_from_sparse_and_dense_rows() {
+    use crate::data::CsrMatrix;
+    use ndarray::Array2;
+    // 300 rows over 40 columns: the first 150 with 3 entries (scattered updates), the
+    // rest full (the blocked product); weights with zeros
+    let mut rng = Rng::new(3);
+    let x = Array2::from_shape_fn((300, 40), |(i, j)| {
+        if i >= 150 || (i + j) % 13 == 0 {
+            rng.next_f64() - 0.5
+        } else {
+            0.0
+        }
+    });
+    let c: Vec<f64> = (0..300).map(|i| (i % 4) as f64 * 0.5).collect();
+    let sparse = CsrMatrix::from_dense(x.view());
+    for extra in [None, Some(2.0)] {
+        let p = 40 + usize::from(extra.is_some());
+        let mut exact = Matrix::zeros(p, p);
+        for n in 0..300 {
+            let row = |j: usize| if j < 40 { x[[n, j]] } else { extra.unwrap() };
+            for a in 0..p {
+                for b in 0..p {
+                    exact[(a, b)] += c[n] * row(a) * row(b);
+                }
+            }
+        }
+        let (mut dense_g, mut sparse_g) = (Matrix::zeros(p, p), Matrix::zeros(p, p));
+        add_weighted_gram(&x, 0..300, &c, extra, &mut dense_g);
+        add_weighted_gram(&sparse, 10..300, &c[10..], extra, &mut sparse_g);
+        add_weighted_gram(&sparse, 0..10, &c[..10], extra, &mut sparse_g);
+        for b in 0..p {
+            for a in 0..=b {
+                assert!((dense_g[(a, b)] - exact[(a, b)]).abs() < 1e-12);
+                assert!((sparse_g[(a, b)] - exact[(a, b)]).abs() < 1e-12);
+            }
+        }
+    }
+}

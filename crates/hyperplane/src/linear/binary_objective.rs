@@ -5,7 +5,10 @@
 //! f(w) = 1/2 ||w||^2 + sum_n C c_n l(y_n, s_n),     s_n = w.x_n + b B
 //! grad = w + sum_n C c_n l'(y_n, s_n) (x_n, B)
 //! H v  = v + sum_n C c_n l''(y_n, s_n) ((x_n, B) . v) (x_n, B)      (X^T D X v, row by row)
+//! H    = I' + X~^T D X~,   X~ = [X, B 1],   D_n = C c_n l''(y_n, s_n)  (newton-cholesky)
 //! ```
+//!
+//! (`I'` the identity on the penalised weights.)
 //!
 //! with `y_n` in {-1, +1} (`classes[1]` is +1) and the intercept's feature of value `B`:
 //! free (`B = 1`, its weight not penalised), LIBLINEAR's `-B` (a constant feature of value
@@ -16,6 +19,7 @@
 use std::ops::Range;
 
 use crate::data::RowAccess;
+use crate::linalg::{add_weighted_gram, Matrix};
 use crate::optim::{Objective, Penalty};
 
 /// How the intercept enters the binary objective.
@@ -136,6 +140,16 @@ impl<M: RowAccess, L: PointwiseLoss> Objective for BinaryObjective<'_, M, L> {
         if let Some(ob) = ob.first_mut() {
             *ob += sum_b * bv;
         }
+    }
+
+    fn forms_hessian(&self) -> bool {
+        true
+    }
+
+    /// `X~^T D X~` with `X~ = [X, B 1]` (the intercept feature's column when there is one).
+    fn add_hessian(&self, curvature: &[f64], rows: Range<usize>, out: &mut Matrix) {
+        let extra = (self.intercept != Intercept::None).then(|| self.intercept.value());
+        add_weighted_gram(self.x, rows, curvature, extra, out);
     }
 
     /// `diag(X^T D X)_j = sum_n D_n x_nj^2`.

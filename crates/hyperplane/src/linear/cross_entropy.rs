@@ -10,7 +10,7 @@
 //!
 //! | solver | converged when |
 //! |---|---|
-//! | `newton`, `newton-ls`, `gd`, `gd-armijo` | `‖∇f(w)‖₂ <= tol · max(min_k m_k, 1) / N · ‖∇f(0)‖₂` (LIBLINEAR's rule; `m_k` the rows of class `k`) |
+//! | `newton`, `newton-ls`, `newton-cholesky`, `gd`, `gd-armijo` | `‖∇f(w)‖₂ <= tol · max(min_k m_k, 1) / N · ‖∇f(0)‖₂` (LIBLINEAR's rule; `m_k` the rows of class `k`) |
 //! | `lbfgs` | `max_j |∇f(w)_j| <= tol · C · sum_n c_n`, or a relative decrease of `f` below `64 eps` |
 //! | `sgd` (logistic only) | 5 epochs in a row whose epoch objective of `f / (C sum_n c_n)` does not drop below the best by `tol` (scikit-learn's `SGDClassifier` rule, see [`LogisticRegression`](super::LogisticRegression)) |
 //!
@@ -29,7 +29,7 @@ use crate::param::Params;
 crate::params! {
     /// How the weights are trained: the regularisation, the intercept, the class weights and
     /// the solver with its budget. Shared by [`LogisticRegression`](super::LogisticRegression)
-    /// (default solver `newton`) and [`SoftmaxRegression`](super::SoftmaxRegression) (`lbfgs`).
+    /// (default solver `auto`) and [`SoftmaxRegression`](super::SoftmaxRegression) (`lbfgs`).
     #[derive(Clone, Debug, PartialEq)]
     pub struct Training {
         pub c: f64,
@@ -48,8 +48,8 @@ crate::params! {
         fit_intercept = "true", bool => fit_intercept;
         /// per-class weights multiplying the sample weights
         class_weight = "none", "`none`, `balanced`, `LABEL:W,...`" => class_weight;
-        /// the optimiser, see [`Solver`]
-        solver = "newton", "`newton`, `newton-ls`, `lbfgs`, `gd`, `gd-armijo`; `sgd` for logistic regression only" => solver;
+        /// the optimiser, see [`Solver`]; `auto` chooses by the shape and sparsity of the data (logistic regression's rule; `lbfgs` for softmax regression)
+        solver = "auto", "`auto`, `newton`, `newton-ls`, `newton-cholesky`, `lbfgs`, `gd`, `gd-armijo`; `sgd` and `newton-cholesky` for logistic regression only" => solver;
         /// stopping tolerance (see the module doc)
         tol = "0.0001", positive => tol;
         /// iteration budget (`sgd`: epochs)
@@ -63,7 +63,7 @@ crate::params! {
 
 impl Default for Training {
     fn default() -> Self {
-        Training::with_solver(Solver::Newton)
+        Training::with_solver(Solver::Auto)
     }
 }
 

@@ -28,7 +28,7 @@ const NAME: &str = "softmax-regression";
 
 crate::params! {
     /// Params of softmax regression: the [`Training`] params, with `solver` `lbfgs` by
-    /// default (`sgd` is refused). `init` holds the `K x d` weights row by row, then the `K`
+    /// default (`auto` is `lbfgs`; `sgd` and `newton-cholesky` are refused). `init` holds the `K x d` weights row by row, then the `K`
     /// intercepts when `fit_intercept`.
     #[derive(Clone, Debug, PartialEq)]
     pub struct SoftmaxRegression {
@@ -208,11 +208,16 @@ impl Fit for SoftmaxRegression {
     type Model = LinearModel;
     fn fit(&self, data: &Dataset) -> Result<LinearModel> {
         self.training.validate()?;
-        if self.training.solver == Solver::Sgd {
-            return Err(Error::Unsupported {
-                model: NAME.into(),
-                what: "solver=sgd: use solver=lbfgs, newton, newton-ls, gd or gd-armijo, or logistic-regression with solver=sgd (one-vs-all on more classes)".into(),
-            });
+        let mut training = self.training.clone();
+        match training.solver {
+            Solver::Sgd | Solver::NewtonCholesky => {
+                return Err(Error::Unsupported {
+                    model: NAME.into(),
+                    what: format!("solver={}: use solver=lbfgs, newton, newton-ls, gd or gd-armijo, or logistic-regression with solver={} (one-vs-all on more classes)", training.solver, training.solver),
+                });
+            }
+            Solver::Auto => training.solver = Solver::Lbfgs,
+            _ => {}
         }
         data.check_fit()?;
         let k = data.classes().len();
@@ -238,8 +243,7 @@ impl Fit for SoftmaxRegression {
                 weight: &weight,
                 fit_intercept,
             };
-            self.training
-                .solve(&obj, &class_counts(data), weight_total, bound)
+            training.solve(&obj, &class_counts(data), weight_total, bound)
         })?;
         let coef = Array2::from_shape_vec((k, d), w[..k * d].to_vec())
             .map_err(|e| Error::data(e.to_string()))?;

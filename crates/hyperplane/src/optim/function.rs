@@ -4,6 +4,7 @@
 //! f(w), grad f(w)                     every solver
 //! f(w + a d), d . grad f(w + a d)     the line searches (L-BFGS, gd-armijo, newton-ls)
 //! H(w) v, diag H(w)                   the Newton solvers (optional)
+//! H(w)                                newton-cholesky (optional)
 //! ```
 //!
 //! A linear model's objective is its fast special case ([`Evaluator`](super::Evaluator):
@@ -12,6 +13,8 @@
 //! its regulariser with a [`Penalty`](super::Penalty) (the linear models' L2 with another
 //! strength and set of parameters), and uses L-BFGS and gradient descent without touching
 //! the solvers.
+
+use crate::linalg::Matrix;
 
 /// A differentiable function the solvers minimise.
 pub trait Differentiable {
@@ -42,6 +45,16 @@ pub trait Differentiable {
     }
     /// Makes the curvature kept before the last `keep_curvature` evaluation current again.
     fn revert_curvature(&mut self) {}
+    /// Whether [`Differentiable::hessian`] forms the whole Hessian (`newton-cholesky`
+    /// needs it).
+    fn forms_hessian(&self) -> bool {
+        false
+    }
+    /// The Hessian at the point last evaluated with `keep_curvature`, written to `out`
+    /// (`dim x dim`, its upper triangle).
+    fn hessian(&mut self, out: &mut Matrix) {
+        out.as_mut_slice().fill(f64::NAN);
+    }
 }
 
 /// A function given by a closure `w, grad -> f(w)` (writing `grad f(w)`); the line is

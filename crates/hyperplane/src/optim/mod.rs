@@ -119,6 +119,10 @@ pub struct Convergence {
     /// primal `objective` is above its minimum.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duality_gap: Option<f64>,
+    /// The solver that ran, for a learner that chooses among several (`solver=auto` names
+    /// its choice here); `None` in reports written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<Solver>,
 }
 
 impl Convergence {
@@ -136,6 +140,7 @@ pub(crate) mod objective;
 mod penalty;
 
 pub use function::{Differentiable, Function};
+use newton::NewtonStep;
 pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
 pub use penalty::{Penalty, PenaltyLine};
 
@@ -145,18 +150,23 @@ pub use penalty::{Penalty, PenaltyLine};
 /// |---|---|---|
 /// | `newton` | trust-region Newton with conjugate gradients (LIBLINEAR's TRON) | one gradient, a few Hessian products |
 /// | `newton-ls` | line-search Newton with conjugate gradients stopped by the quadratic rule (LIBLINEAR's later `NEWTON`) | one gradient per trial step, a few Hessian products |
+/// | `newton-cholesky` | line-search Newton on the exact step: the Hessian formed and factored by Cholesky (scikit-learn's `newton-cholesky`) | one gradient per trial step, one Hessian (`N d^2` at most, `d^3 / 3` to factor) |
 /// | `lbfgs` | limited-memory BFGS (10 pairs), strong-Wolfe line search | one or more gradients |
 /// | `gd` | gradient descent `w <- w - step grad f(w)` with a fixed step | one gradient |
 /// | `gd-armijo` | gradient descent with a backtracking (Armijo) line search from `step` | one or more objective values |
 /// | `sgd` | stochastic gradient descent, one step per row ([`crate::linear::sgd`]'s engine) | one pass over the rows (an epoch) |
 ///
 /// `sgd` steps on single rows of a pointwise loss, so it is run by the learner that owns
-/// the rows and the loss (logistic regression), not by [`Solver::minimize`].
+/// the rows and the loss (logistic regression), not by [`Solver::minimize`]; `auto` is a
+/// learner's choice among the others by the shape of its data (logistic regression's rule:
+/// [`LogisticRegression`](crate::linear::LogisticRegression)), made before it minimises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Solver {
+    Auto,
     Newton,
     NewtonLs,
+    NewtonCholesky,
     Lbfgs,
     Gd,
     GdArmijo,
@@ -165,9 +175,11 @@ pub enum Solver {
 
 impl Solver {
     /// Every solver with its name.
-    pub const NAMES: [(&'static str, Solver); 6] = [
+    pub const NAMES: [(&'static str, Solver); 8] = [
+        ("auto", Solver::Auto),
         ("newton", Solver::Newton),
         ("newton-ls", Solver::NewtonLs),
+        ("newton-cholesky", Solver::NewtonCholesky),
         ("lbfgs", Solver::Lbfgs),
         ("gd", Solver::Gd),
         ("gd-armijo", Solver::GdArmijo),
@@ -185,35 +197,55 @@ impl Solver {
     /// Minimises `eval` from `w`; see [`Settings`] for the stopping rule. [`Solver::Sgd`]
     /// is an [`Error::Unsupported`]: it needs the rows and the pointwise loss, which a
     /// general function does not expose; so are the Newton solvers on a function without
-    /// Hessian products.
+    /// Hessian products, `newton-cholesky` on one that does not form its Hessian, and
+    /// [`Solver::Auto`] (a learner resolves it first).
     pub fn minimize<E: Differentiable>(
         self,
         eval: &mut E,
         w: Vec<f64>,
         settings: &Settings,
     ) -> Result<(Vec<f64>, Convergence)> {
-        if matches!(self, Solver::Newton | Solver::NewtonLs) && !eval.has_hessian() {
-            return Err(Error::Unsupported {
-                model: "Solver::minimize".into(),
-                what: format!(
-                    "solver={} on a function without Hessian products; use lbfgs, gd or gd-armijo",
-                    self.name()
-                ),
-            });
+        let unsupported = |what: String| Error::Unsupported {
+            model: "Solver::minimize".into(),
+            what,
+        };
+        if matches!(
+            self,
+            Solver::Newton | Solver::NewtonLs | Solver::NewtonCholesky
+        ) && !eval.has_hessian()
+        {
+            return Err(unsupported(format!(
+                "solver={} on a function without Hessian products; use lbfgs, gd or gd-armijo",
+                self.name()
+            )));
         }
-        Ok(match self {
+        if self == Solver::NewtonCholesky && !eval.forms_hessian() {
+            return Err(unsupported(
+                "solver=newton-cholesky on a function that does not form its Hessian (binary logistic regression's does); use newton or newton-ls".into(),
+            ));
+        }
+        let (w, mut report) = match self {
             Solver::Newton => newton::tron(eval, w, settings),
-            Solver::NewtonLs => newton::line_search_newton(eval, w, settings),
+            Solver::NewtonLs => newton::line_search_newton(eval, w, settings, NewtonStep::Cg),
+            Solver::NewtonCholesky => {
+                newton::line_search_newton(eval, w, settings, NewtonStep::Cholesky)
+            }
             Solver::Lbfgs => lbfgs::lbfgs(eval, w, settings),
             Solver::Gd => gd::gradient_descent(eval, w, settings, false),
             Solver::GdArmijo => gd::gradient_descent(eval, w, settings, true),
             Solver::Sgd => {
-                return Err(Error::Unsupported {
-                    model: "Solver::minimize".into(),
-                    what: "solver=sgd on a general objective (SGD steps on single rows of a pointwise loss; logistic-regression runs it itself)".into(),
-                })
+                return Err(unsupported(
+                    "solver=sgd on a general objective (SGD steps on single rows of a pointwise loss; logistic-regression runs it itself)".into(),
+                ))
             }
-        })
+            Solver::Auto => {
+                return Err(unsupported(
+                    "solver=auto on a general objective (a learner chooses the solver from its data first)".into(),
+                ))
+            }
+        };
+        report.solver = Some(self);
+        Ok((w, report))
     }
 }
 
@@ -312,6 +344,7 @@ fn report(
         warning,
         dual_objective: None,
         duality_gap: None,
+        solver: None,
     }
 }
 
@@ -387,7 +420,7 @@ mod solver_tests {
             );
             assert!(f.evaluations > 0);
         }
-        for solver in [Solver::Newton, Solver::NewtonLs] {
+        for solver in [Solver::Newton, Solver::NewtonLs, Solver::NewtonCholesky] {
             let mut f = Function::new(2, rosenbrock);
             let e = solver
                 .minimize(&mut f, vec![0.0; 2], &settings(10, 1.0))
@@ -442,6 +475,7 @@ mod solver_tests {
             for (solver, step) in [
                 (Solver::Newton, 0.0),
                 (Solver::NewtonLs, 0.0),
+                (Solver::NewtonCholesky, 0.0),
                 (Solver::Lbfgs, 0.0),
                 (Solver::Gd, 0.01),
                 (Solver::GdArmijo, 1.0),
@@ -465,16 +499,17 @@ mod solver_tests {
     fn newton_solvers_report_a_short_budget_and_stop_at_rounding() {
         let q = Quadratic::new(50, 4);
         let exact = q.solution();
-        for solver in [Solver::Newton, Solver::NewtonLs] {
+        for solver in [Solver::Newton, Solver::NewtonLs, Solver::NewtonCholesky] {
             let mut e = Evaluator::new(&q);
             let (_, c) = solver
                 .minimize(&mut e, vec![0.0; 4], &settings(1, 0.0))
                 .unwrap();
-            assert_eq!(
-                c.warning,
-                Some(ConvergenceWarning::MaxIterations { iterations: 1 }),
-                "{solver:?}"
-            );
+            // the exact step solves a quadratic at once; conjugate gradients with the
+            // truncation rules do not
+            let short = (solver != Solver::NewtonCholesky)
+                .then_some(ConvergenceWarning::MaxIterations { iterations: 1 });
+            assert_eq!(c.warning, short, "{solver:?}");
+            assert_eq!((c.iterations, c.solver), (1, Some(solver)));
             // gtol = 0 cannot be met: the solver stops once rounding hides any progress,
             // long before the budget, at the minimiser
             let mut s = settings(1000, 0.0);

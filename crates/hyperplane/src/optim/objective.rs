@@ -28,6 +28,7 @@ use rayon::prelude::*;
 
 use super::axpy;
 use super::penalty::{Penalty, PenaltyLine};
+use crate::linalg::Matrix;
 
 /// A data term that can be evaluated on any batch of rows.
 pub trait Objective: Sync {
@@ -95,10 +96,22 @@ pub trait Objective: Sync {
     fn hess_vec(&self, curvature: &[f64], v: &[f64], rows: Range<usize>, out: &mut [f64]);
     /// Adds the diagonal of `sum_{n in rows} H_n` to `out` (Newton's preconditioner).
     fn hess_diag(&self, curvature: &[f64], rows: Range<usize>, out: &mut [f64]);
+    /// Whether [`Objective::add_hessian`] forms the Hessian (`newton-cholesky` needs it).
+    fn forms_hessian(&self) -> bool {
+        false
+    }
+    /// Adds `sum_{n in rows} H_n` (`dim x dim`; its upper triangle for sure) to `out`, from
+    /// the `curvature` of these rows; only called when [`Objective::forms_hessian`].
+    fn add_hessian(&self, _curvature: &[f64], _rows: Range<usize>, _out: &mut Matrix) {}
 }
 
 /// Rows per chunk, at least; chunks depend only on the problem's size, never on threads.
 const MIN_CHUNK_ROWS: usize = 2048;
+/// At most this many values (64 MiB) in the Hessians of the chunk groups summed by
+/// [`Evaluator::hessian`]: 2,000 parameters leave two groups, 700 parameters 16.
+const MAX_HESSIAN_SCRATCH: usize = 1 << 23;
+/// At most this many chunk groups in [`Evaluator::hessian`].
+const MAX_HESSIAN_GROUPS: usize = 16;
 /// At most this many chunks (each keeps one gradient-sized scratch vector).
 const MAX_CHUNKS: usize = 32;
 /// At most this many scratch values in all (4 MiB): each pass zeroes and sums them, and a
@@ -379,6 +392,47 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         self.penalty.add_hess_diag(out);
     }
 
+    /// The Hessian `H` at the point last evaluated with `keep_curvature`, written to `out`
+    /// (`dim x dim`, upper triangle; the lower one is left unspecified): the data term's
+    /// `sum_n H_n` over groups of consecutive chunks in parallel, one `dim x dim` sum per
+    /// group (at most [`MAX_HESSIAN_SCRATCH`] values in all), added in group order, so the
+    /// result does not depend on the threads; then the penalty's diagonal. Only for an
+    /// objective that [`Objective::forms_hessian`].
+    pub fn hessian(&mut self, out: &mut Matrix) {
+        let obj = self.obj;
+        let (dim, width) = (obj.dim(), obj.curvature_width());
+        let per_group = (MAX_HESSIAN_SCRATCH / (dim * dim).max(1)).clamp(1, MAX_HESSIAN_GROUPS);
+        let groups: Vec<Range<usize>> = self
+            .chunks
+            .chunks(self.chunks.len().div_ceil(per_group))
+            .map(|g| g[0].start..g[g.len() - 1].end)
+            .collect();
+        let curvature = &self.curvature;
+        let parts: Vec<Matrix> = groups
+            .par_iter()
+            .map(|rows| {
+                let mut h = Matrix::zeros(dim, dim);
+                obj.add_hessian(
+                    &curvature[rows.start * width..rows.end * width],
+                    rows.clone(),
+                    &mut h,
+                );
+                h
+            })
+            .collect();
+        let out_values = out.as_mut_slice();
+        out_values.fill(0.0);
+        for h in &parts {
+            let (sum, part) = (&mut *out_values, h.as_slice());
+            sum.iter_mut().zip(part).for_each(|(o, v)| *o += v);
+        }
+        let mut diag = vec![0.0; dim];
+        self.penalty.add_hess_diag(&mut diag);
+        for (j, dj) in diag.iter().enumerate() {
+            out[(j, j)] += dj;
+        }
+    }
+
     /// `out = sum_chunks term(curvature of the chunk, its rows, zeroed scratch)`.
     fn sum_over_curvature<F>(&mut self, out: &mut [f64], term: F)
     where
@@ -421,6 +475,12 @@ impl<O: Objective> super::Differentiable for Evaluator<'_, O> {
     }
     fn hess_diag(&mut self, out: &mut [f64]) {
         Evaluator::hess_diag(self, out)
+    }
+    fn forms_hessian(&self) -> bool {
+        self.obj.curvature_width() > 0 && self.obj.forms_hessian()
+    }
+    fn hessian(&mut self, out: &mut Matrix) {
+        Evaluator::hessian(self, out)
     }
     fn revert_curvature(&mut self) {
         Evaluator::revert_curvature(self)
@@ -591,6 +651,14 @@ pub(crate) mod tests {
                 out[n % self.dim] += curvature[k];
             }
         }
+        fn forms_hessian(&self) -> bool {
+            true
+        }
+        fn add_hessian(&self, curvature: &[f64], rows: Range<usize>, out: &mut Matrix) {
+            for (k, n) in rows.enumerate() {
+                out[(n % self.dim, n % self.dim)] += curvature[k];
+            }
+        }
     }
 
     impl Quadratic {
@@ -743,6 +811,11 @@ pub(crate) mod tests {
                 let mut diag = vec![0.0; 5];
                 e.hess_diag(&mut diag);
                 assert_eq!(h, diag, "H is diagonal, so H 1 = diag H");
+                let mut full = Matrix::zeros(5, 5);
+                e.hessian(&mut full);
+                for j in 0..5 {
+                    assert_eq!(full[(j, j)], diag[j], "the formed H has the same diagonal");
+                }
                 (f, g, h)
             })
         };
