@@ -78,6 +78,10 @@ pub enum Error {
     /// A model file is corrupt, truncated, foreign or from a newer version.
     #[error("model file {}: {reason}", path.display())]
     ModelFile { path: PathBuf, reason: String },
+
+    /// A path to read is a FIFO, a device or a socket, not a regular file.
+    #[error("{} is a {kind}, not a regular file: data and model files must be regular files (save a stream to a file first)", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
 }
 
 impl Error {

@@ -18,7 +18,6 @@
 //! otherwise [`Column::Categorical`] holding the text.
 
 use std::collections::HashSet;
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
@@ -53,8 +52,9 @@ pub struct CsvShape {
 /// `opts.delimiter` and `opts.header` when given.
 pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
     let mut prefix = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(SNIFF_BYTES).read_to_end(&mut prefix))
+    crate::data::file::open(path)?
+        .take(SNIFF_BYTES)
+        .read_to_end(&mut prefix)
         .map_err(|e| Error::io(path, e))?;
     if prefix.len() as u64 == SNIFF_BYTES {
         if let Some(end) = prefix.iter().rposition(|&b| b == b'\n') {
@@ -66,7 +66,7 @@ pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
 
 /// Reads a delimited file into a [`RawInput::Table`] and its labels.
 pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::data::file::read(path)?;
     let (table, labels) = parse(&bytes, path, opts)?;
     Ok(LabelledInput {
         input: RawInput::Table(table),
