@@ -22,6 +22,11 @@ struct Cli {
     /// any count.
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
+    /// Memory budget for work sized by the input (files, parameters, arguments), checked
+    /// before allocating: bytes or K, M, G, T (powers of 1024), e.g. 512M or 4G (default:
+    /// half of the physical memory).
+    #[arg(long, global = true, value_name = "SIZE")]
+    max_memory: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -319,9 +324,17 @@ fn run_cli() -> ExitCode {
             return ExitCode::from(USAGE_ERROR);
         }
     };
-    let result = Threads::from_setting(cli.threads)
-        .run(|| run(cli.command))
-        .and_then(|r| r);
+    let result = cli
+        .max_memory
+        .as_deref()
+        .map_or(Ok(()), |m| {
+            hyperplane::memory::parse_size(m).map(hyperplane::memory::set_budget)
+        })
+        .and_then(|()| {
+            Threads::from_setting(cli.threads)
+                .run(|| run(cli.command))
+                .and_then(|r| r)
+        });
     match result {
         Ok(text) => match output::emit(&text) {
             Ok(()) => ExitCode::SUCCESS,

@@ -75,10 +75,29 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
     })
 }
 
+/// Refuses a NUL byte anywhere (binary data, not text), naming its line and field.
+fn reject_nul(bytes: &[u8], delimiter: u8, file: &Path) -> Result<()> {
+    let Some(at) = bytes.iter().position(|&b| b == 0) else {
+        return Ok(());
+    };
+    let start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    Err(Error::Parse {
+        file: file.to_path_buf(),
+        line: 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count(),
+        column: 1 + bytes[start..at].iter().filter(|&&b| b == delimiter).count(),
+        expected: "text".into(),
+        found: "a NUL byte (binary data)".into(),
+    })
+}
+
 /// Parses delimited text held in memory; `file` names the source in error messages.
 pub fn parse(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<(Table, Option<Vec<Label>>)> {
     let bytes = strip_bom(bytes);
     let shape = sniff_bytes(bytes, file, opts)?;
+    reject_nul(bytes, shape.delimiter, file)?;
     let label = label_index(&shape, &opts.label, file)?;
     let n_fields = shape.names.len();
     let features: Vec<usize> = (0..n_fields).filter(|&j| Some(j) != label).collect();
@@ -685,15 +704,16 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_names_line_and_field() {
-        let e = parse(
-            b"a,b,y\n1,2,0\n3,\xff\xfe,1\n",
-            Path::new("t.csv"),
-            &ReadOptions::default(),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("t.csv:3:2:") && e.contains("UTF-8"), "{e}");
+    fn invalid_utf8_and_nul_bytes_name_line_and_field() {
+        for (text, what) in [
+            (&b"a,b,y\n1,2,0\n3,\xff\xfe,1\n"[..], "UTF-8"),
+            (&b"a,b,y\n1,2,0\n3,4\x00,1\n"[..], "NUL byte"),
+        ] {
+            let e = parse(text, Path::new("t.csv"), &ReadOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("t.csv:3:2:") && e.contains(what), "{e}");
+        }
     }
 
     #[test]

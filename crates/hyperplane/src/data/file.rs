@@ -3,7 +3,8 @@
 //! A FIFO or a socket blocks until a writer comes and may never end; a device such as
 //! `/dev/zero` or `/dev/urandom` never ends at all. Every reader therefore asks for a regular
 //! file (symbolic links followed) and refuses the others with [`Error::NotAFile`] before
-//! opening them; a folder of documents skips them with a warning.
+//! opening them; a folder of documents skips them with a warning. A whole file read into
+//! memory is checked against the [memory budget](crate::memory) first.
 
 use std::fs::{self, File, FileType};
 use std::path::Path;
@@ -51,9 +52,13 @@ pub fn open(path: &Path) -> Result<File> {
     File::open(path).map_err(|e| Error::io(path, e))
 }
 
-/// Reads the whole regular file `path`.
+/// Reads the whole regular file `path`, after checking its size against the memory budget.
 pub fn read(path: &Path) -> Result<Vec<u8>> {
-    check_regular(path)?;
+    let size = check_regular(path)?;
+    crate::memory::check_bytes(
+        || format!("reading {} into memory", path.display()),
+        Some(size),
+    )?;
     fs::read(path).map_err(|e| Error::io(path, e))
 }
 

@@ -130,6 +130,29 @@ impl Learner {
         self.info().task == Task::Regressor
     }
 
+    /// Checks what fitting on `data` keeps per feature ([`Learn::width_state`]) against
+    /// the memory budget.
+    pub fn check_memory(&self, data: &Dataset) -> Result<()> {
+        let state = self.0.width_state(data.n_features(), data.classes().len());
+        crate::memory::check(
+            || {
+                format!(
+                    "fitting {} on {} features ({} numbers per feature{})",
+                    self.info().name,
+                    data.n_features(),
+                    state[1] * state[2],
+                    if state[1] > 1 {
+                        ", for its classes"
+                    } else {
+                        ""
+                    }
+                )
+            },
+            &state,
+            8,
+        )
+    }
+
     /// Whether the fitted model depends on the order of the training rows (beyond
     /// rounding): PLA, pocket and SGD visit rows in order.
     pub fn depends_on_row_order(&self) -> bool {
