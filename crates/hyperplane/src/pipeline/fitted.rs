@@ -284,11 +284,13 @@ impl Pipeline {
             .iter()
             .find(|f| f.kinds.iter().any(|k| k.name == info.name))
             .ok_or_else(|| Error::data(format!("{} has no family", info.name)))?;
+        // hard-margin-svm, of the SVM family, fits the linear family's model
+        let linear_ok = self.kind == "hard-margin-svm";
         if let Some(tag) = self
             .model
             .family_tags()
             .into_iter()
-            .find(|&t| t != family.model_tag)
+            .find(|&t| t != family.model_tag && !(linear_ok && t == "Linear"))
         {
             return Err(Error::data(format!(
                 "the model body is a {tag} model, not the {} model of kind {}",
