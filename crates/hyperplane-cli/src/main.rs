@@ -22,6 +22,11 @@ struct Cli {
     /// any count.
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
+    /// Memory budget for work sized by the input (files, parameters, arguments), checked
+    /// before allocating: bytes or K, M, G, T (powers of 1024), e.g. 512M or 4G (default:
+    /// half of the physical memory).
+    #[arg(long, global = true, value_name = "SIZE")]
+    max_memory: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -296,11 +301,40 @@ fn run(command: Command) -> hyperplane::Result<String> {
     }
 }
 
+/// The exit status of a command-line usage error (clap's).
+const USAGE_ERROR: u8 = 2;
+/// The exit status of an internal error, a panic (`EX_SOFTWARE` of `sysexits.h`).
+const INTERNAL_ERROR: u8 = 70;
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = Threads::from_setting(cli.threads)
-        .run(|| run(cli.command))
-        .and_then(|r| r);
+    std::panic::set_hook(Box::new(report_panic));
+    match std::panic::catch_unwind(run_cli) {
+        Ok(code) => code,
+        Err(_) => ExitCode::from(INTERNAL_ERROR),
+    }
+}
+
+/// Parses the arguments, runs the command and prints its output or its one-line error.
+fn run_cli() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(), // --help, --version
+        Err(e) => {
+            eprintln!("{}", one_line_usage_error(&e.render().to_string()));
+            return ExitCode::from(USAGE_ERROR);
+        }
+    };
+    let result = cli
+        .max_memory
+        .as_deref()
+        .map_or(Ok(()), |m| {
+            hyperplane::memory::parse_size(m).map(hyperplane::memory::set_budget)
+        })
+        .and_then(|()| {
+            Threads::from_setting(cli.threads)
+                .run(|| run(cli.command))
+                .and_then(|r| r)
+        });
     match result {
         Ok(text) => match output::emit(&text) {
             Ok(()) => ExitCode::SUCCESS,
@@ -313,5 +347,67 @@ fn main() -> ExitCode {
             eprintln!("error: {}", e.to_string().replace('\n', " "));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// clap's usage error on one line: its message and tips, without the usage block.
+fn one_line_usage_error(rendered: &str) -> String {
+    let words: Vec<&str> = rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    format!("{} (see --help)", words.join(" "))
+}
+
+/// The panic hook: one line naming the panic and where it happened, asking for a report
+/// (the first panic only, when several threads panic).
+fn report_panic(info: &std::panic::PanicHookInfo) {
+    static REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if REPORTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    let payload = info.payload();
+    let message = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    let place = info
+        .location()
+        .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+    eprintln!("{}", internal_error(message, &place));
+}
+
+/// The one line of an internal error.
+fn internal_error(message: &str, place: &str) -> String {
+    format!(
+        "error: internal error: {}{place}; please report it at {}/issues",
+        message.replace('\n', " "),
+        env!("CARGO_PKG_REPOSITORY")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_errors_are_one_line_naming_the_panic() {
+        let line = internal_error("index out of bounds\nsecond", " at src/x.rs:3");
+        assert!(!line.contains('\n'), "{line}");
+        assert!(line.contains("internal error: index out of bounds second at src/x.rs:3"));
+        assert!(line.contains("please report it at https://"), "{line}");
+    }
+
+    #[test]
+    fn usage_errors_are_one_line() {
+        let e = Cli::try_parse_from(["hyperplane", "plot", "bounds", "--points", "1e9"])
+            .unwrap_err()
+            .render()
+            .to_string();
+        let line = one_line_usage_error(&e);
+        assert!(!line.contains('\n') && line.contains("'1e9'"), "{line}");
     }
 }

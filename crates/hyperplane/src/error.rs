@@ -78,6 +78,21 @@ pub enum Error {
     /// A model file is corrupt, truncated, foreign or from a newer version.
     #[error("model file {}: {reason}", path.display())]
     ModelFile { path: PathBuf, reason: String },
+
+    /// A path to read is a FIFO, a device or a socket, not a regular file.
+    #[error("{} is a {kind}, not a regular file: data and model files must be regular files (save a stream to a file first)", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
+
+    /// Work sized by the input would need more memory than the budget allows.
+    #[error("{what} would take {} of memory, over the budget of {} (raise it with --max-memory)", bytes.map_or("more than 16 EiB".to_string(), crate::memory::format_size), crate::memory::format_size(*budget))]
+    MemoryBudget {
+        /// What would be allocated, with the sizes that make it.
+        what: String,
+        /// Its size in bytes; `None` when it does not even fit a `u64`.
+        bytes: Option<u64>,
+        /// The budget in bytes ([`crate::memory::budget`]).
+        budget: u64,
+    },
 }
 
 impl Error {

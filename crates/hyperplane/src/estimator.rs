@@ -188,6 +188,13 @@ pub trait Learn: AsParams + AsAny + CloneLearn + Debug + Send + Sync {
     fn warm_started(&self, _data: &Dataset) -> Result<Option<Box<dyn Learn>>> {
         Ok(None)
     }
+    /// The numbers (`f64`) a fit keeps that grow with the width of the data, as factors
+    /// to multiply, checked against the [memory budget](crate::memory) before fitting. By
+    /// default four per feature and class (dense weights and a solver's vectors, or the
+    /// tables of a Naive Bayes model); `n_classes` is 1 for a regressor.
+    fn width_state(&self, n_features: usize, n_classes: usize) -> [usize; 3] {
+        [n_features, n_classes.max(1), 4]
+    }
 }
 
 /// A learner without its class weights, with the weight of each row they stood for.

@@ -177,6 +177,7 @@ pub mod error;
 pub mod estimator;
 pub mod linalg;
 pub mod linear;
+pub mod memory;
 pub mod metrics;
 pub mod multiclass;
 pub mod neural;

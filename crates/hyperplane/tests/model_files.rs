@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use hyperplane::data::read::{MissingPolicy, ReadOptions};
 use hyperplane::pipeline::Pipeline;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -128,4 +128,233 @@ fn an_unknown_or_doubled_model_body_is_a_clear_error() {
     );
     let e = load(text.replace("}}},\"n_train\"", "}},\"Linear\":{}},\"n_train\""));
     assert!(e.contains("one body, found a second"), "{e}");
+}
+
+/// One change to a model file's JSON, at a JSON pointer.
+enum Edit {
+    /// Sets the value there.
+    Set(String, Value),
+    /// Removes the key from the object there.
+    Remove(String, &'static str),
+    /// Keeps the first `n` entries of the array there.
+    Truncate(String, usize),
+    /// Appends to the array there.
+    Push(String, Value),
+}
+
+/// Loading `file` after `edits` fails, naming `field`.
+fn edited_fails(file: &Value, edits: &[Edit], field: &str) {
+    let mut v = file.clone();
+    for edit in edits {
+        let (Edit::Set(p, _) | Edit::Remove(p, _) | Edit::Truncate(p, _) | Edit::Push(p, _)) = edit;
+        let at = v
+            .pointer_mut(p.as_str())
+            .unwrap_or_else(|| panic!("no {p}"));
+        match edit {
+            Edit::Set(_, value) => *at = value.clone(),
+            Edit::Remove(_, key) => {
+                at.as_object_mut().unwrap().remove(*key);
+            }
+            Edit::Truncate(_, n) => at.as_array_mut().unwrap().truncate(*n),
+            Edit::Push(_, value) => at.as_array_mut().unwrap().push(value.clone()),
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.json");
+    std::fs::write(&path, v.to_string()).unwrap();
+    let e = Pipeline::load(&path)
+        .err()
+        .unwrap_or_else(|| panic!("an edited file naming {field} loaded"))
+        .to_string();
+    assert!(e.contains(field), "expected {field:?} in: {e}");
+}
+
+fn fixture_json(model: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(fixture(&format!("{model}.json"))).unwrap())
+        .unwrap()
+}
+
+/// A pipeline of `kind` fitted on `iris30.csv`, as saved.
+fn fitted_json(kind: &str) -> Value {
+    let data =
+        hyperplane::data::read::read(&fixture("iris30.csv"), &ReadOptions::default()).unwrap();
+    let p = hyperplane::pipeline::PipelineSpec::new(kind)
+        .unwrap()
+        .fit(&data)
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.json");
+    p.save(&path).unwrap();
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+#[test]
+fn edited_naive_bayes_files_are_refused_naming_the_field() {
+    use Edit::*;
+    let g = fixture_json("gaussian_nb_table");
+    const S: &str = "/model/model/NaiveBayes/Gaussian/stats";
+    let at = |rest: &str| format!("{S}{rest}");
+    let first_class = g.pointer(&at("/classes/classes/0")).unwrap().clone();
+    let cases: Vec<(Vec<Edit>, &str)> = vec![
+        (
+            vec![Set(at("/class_moments/0/var/0"), json!(-1.0))],
+            "class_moments.var holds -1",
+        ),
+        (
+            vec![Set(at("/class_moments/1/mean"), json!([0.5]))],
+            "class_moments.mean has 1 values, not 54",
+        ),
+        (vec![Set(at("/total/count"), json!(-3.0))], "total.count"),
+        (vec![Set(at("/n_features"), json!(60))], "not 60"),
+        (
+            vec![Set(at("/classes/classes/1"), first_class)],
+            "classes must be sorted and distinct",
+        ),
+        (
+            vec![
+                Set(at("/classes/classes"), json!([])),
+                Set(at("/classes/count"), json!([])),
+                Set(at("/class_moments"), json!([])),
+            ],
+            "classes is empty",
+        ),
+        (
+            vec![
+                Push(at("/classes/classes"), json!("zzz")),
+                Push(at("/classes/count"), json!(1.0)),
+            ],
+            "class_moments has 2 entries for 3 classes",
+        ),
+    ];
+    for (edits, field) in &cases {
+        edited_fails(&g, edits, field);
+    }
+    let m = fixture_json("multinomial_nb_text");
+    const M: &str = "/model/model/NaiveBayes/Multinomial/stats";
+    edited_fails(
+        &m,
+        &[Set(format!("{M}/feature_count/0/2"), json!(-4.0))],
+        "feature_count holds -4",
+    );
+    edited_fails(
+        &m,
+        &[Set(format!("{M}/classes/count/0"), json!(-1.0))],
+        "classes.count",
+    );
+    let c = fixture_json("categorical_nb_table");
+    const C: &str = "/model/model/NaiveBayes/Categorical/stats";
+    edited_fails(
+        &c,
+        &[Truncate(format!("{C}/counts/0"), 13)],
+        "counts has 13 features, not n_features = 14",
+    );
+    edited_fails(
+        &c,
+        &[Set(format!("{C}/counts/1/0/1"), json!(-2.0))],
+        "counts holds -2",
+    );
+}
+
+#[test]
+fn edited_linear_files_and_reductions_are_refused_naming_the_field() {
+    use Edit::*;
+    let s = fixture_json("softmax");
+    const L: &str = "/model/model/Linear";
+    let coef = |rows: usize, cols: usize| {
+        vec![
+            Set("/model/model/Linear/coef/dim".into(), json!([rows, cols])),
+            Truncate("/model/model/Linear/coef/data".into(), rows * cols),
+        ]
+    };
+    edited_fails(
+        &s,
+        &coef(2, 4),
+        "a linear model of 3 classes needs 3 weight rows",
+    );
+    edited_fails(&s, &coef(3, 3), "n_features: the model takes 3 features");
+    edited_fails(&s, &[Remove(L.into(), "intercept")], "intercept");
+    // JSON has no NaN: a weight written as one is a type error at its place
+    edited_fails(
+        &s,
+        &[Set(format!("{L}/coef/data/0"), json!("NaN"))],
+        "invalid type: string \"NaN\", expected f64 at line 1",
+    );
+
+    let p = fixture_json("perceptron_ova");
+    edited_fails(
+        &p,
+        &[Truncate("/model/model/OneVsRest/models".into(), 2)],
+        "holds 2 models, not 3",
+    );
+    edited_fails(
+        &p,
+        &[Set(
+            "/model/model/OneVsRest/classes/2".into(),
+            json!("setosa"),
+        )],
+        "sorted and distinct",
+    );
+    let o = fixture_json("logistic_ovo");
+    edited_fails(
+        &o,
+        &[Set("/model/model/OneVsOne/pairs/0".into(), json!([1, 0]))],
+        "pairs must be every pair",
+    );
+    edited_fails(
+        &o,
+        &[Set("/model/model/OneVsOne/n_features".into(), json!(7))],
+        "takes 4 features, not 7",
+    );
+    let r = fixture_json("ridge");
+    edited_fails(
+        &r,
+        &[
+            Set("/model/model/Regression/coef/dim".into(), json!([1, 9])),
+            Truncate("/model/model/Regression/coef/data".into(), 9),
+        ],
+        "n_features: the model takes 9 features",
+    );
+}
+
+#[test]
+fn edited_envelopes_kernel_svm_and_network_files_are_refused_naming_the_field() {
+    use Edit::*;
+    let s = fixture_json("softmax");
+    edited_fails(
+        &s,
+        &[Set("/model_kind".into(), json!("perceptron"))],
+        "the envelope's model_kind is \"perceptron\"",
+    );
+    edited_fails(&s, &[Remove("".into(), "model")], "missing field `model`");
+    let nb = fixture_json("gaussian_nb_table")["model"]["model"].clone();
+    edited_fails(
+        &s,
+        &[Set("/model/model".into(), nb)],
+        "the model body is a NaiveBayes model, not the Linear model",
+    );
+    let svc = fitted_json("svc");
+    edited_fails(
+        &svc,
+        &[Push("/model/model/Svm/dual_coef/0".into(), json!(1.0))],
+        "dual_coef",
+    );
+    edited_fails(
+        &svc,
+        &[Set("/model/model/Svm/n_features".into(), json!(3))],
+        "support_vectors",
+    );
+    let mlp = fitted_json("mlp");
+    edited_fails(
+        &mlp,
+        &[Truncate("/model/model/Mlp/params".into(), 5)],
+        "params",
+    );
+    edited_fails(
+        &mlp,
+        &[Set(
+            "/model/model/Mlp/classes".into(),
+            json!(["a", "b", "c", "d"]),
+        )],
+        "classes",
+    );
 }

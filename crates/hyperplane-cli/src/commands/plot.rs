@@ -328,9 +328,21 @@ fn json_with_out(value: &impl serde::Serialize, out: &std::path::Path) -> Result
     Ok(json_text(&value))
 }
 
+/// The most sample sizes `plot bounds` draws.
+const MAX_POINTS: usize = 10_000;
+/// The most multiply-adds `plot linreg-curve` may spend: `runs x sum of N (d + 1)^2` over
+/// the sizes (about a minute; the defaults take 2 x 10^7).
+const MAX_LINREG_WORK: f64 = 1e11;
+/// The largest PLA update budget `plot pla` takes.
+const MAX_PLA_UPDATES: usize = 10_000_000;
+
 fn bounds(a: BoundsArgs) -> Result<String> {
-    if a.points < 2 {
-        return Err(Error::param("points", a.points, "must be at least 2"));
+    if !(2..=MAX_POINTS).contains(&a.points) {
+        return Err(Error::param(
+            "points",
+            a.points,
+            format!("must be between 2 and {MAX_POINTS}"),
+        ));
     }
     let ns = plot::log_spaced(a.n_max, a.points);
     let t = plot::bounds_table(a.dvc, a.delta, &ns, a.binomial, &a.eps)?;
@@ -555,12 +567,15 @@ fn learning_curve_plot(a: LearningCurveArgs) -> Result<String> {
 }
 
 fn linreg_curve(a: LinregCurveArgs) -> Result<String> {
-    let p = a.d + 1;
+    let p = a.d.saturating_add(1);
     let sizes = if a.sizes.is_empty() {
-        [2, 3, 5, 10, 20, 50].map(|k| k * p).to_vec()
+        [2usize, 3, 5, 10, 20, 50]
+            .map(|k| k.saturating_mul(p))
+            .to_vec()
     } else {
         a.sizes.clone()
     };
+    check_linreg_size(&a, &sizes)?;
     let setup = LearningCurveSetup {
         d: a.d,
         sigma: a.sigma,
@@ -608,7 +623,39 @@ fn linreg_curve(a: LinregCurveArgs) -> Result<String> {
     Ok(out)
 }
 
+/// Refuses a simulation of `plot linreg-curve` whose largest sample does not fit the memory
+/// budget or whose work is over [`MAX_LINREG_WORK`].
+fn check_linreg_size(a: &LinregCurveArgs, sizes: &[usize]) -> Result<()> {
+    let p = a.d.saturating_add(1);
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    // a sample, its targets and the least-squares factor
+    hyperplane::memory::check(
+        || format!("a sample of N = {largest} rows x d + 1 = {p} columns"),
+        &[largest, p, 3],
+        8,
+    )?;
+    let work = a.runs as f64 * sizes.iter().map(|&n| n as f64).sum::<f64>() * (p as f64).powi(2);
+    if work > MAX_LINREG_WORK {
+        return Err(Error::param(
+            "runs",
+            a.runs,
+            format!(
+                "{} runs of these sizes with d = {} take about {work:.1e} multiply-adds, over the limit of {MAX_LINREG_WORK:.0e}; lower --runs, --sizes or --d",
+                a.runs, a.d
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn pla(a: PlaArgs) -> Result<String> {
+    if a.max_updates > MAX_PLA_UPDATES {
+        return Err(Error::param(
+            "max-updates",
+            a.max_updates,
+            format!("must be at most {MAX_PLA_UPDATES}"),
+        ));
+    }
     let order: Order = a
         .order
         .parse()

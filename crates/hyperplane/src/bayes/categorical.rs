@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 use crate::bayes::counts::{log_ratios, SmoothedLn};
 use crate::bayes::explain;
 use crate::bayes::likelihood::{split, split_sum, JointLogLikelihood};
-use crate::bayes::model::{naive_bayes_params, FittedNB, NaiveBayesParams, Statistics};
+use crate::bayes::model::{
+    bad_field, check_values, naive_bayes_params, FittedNB, NaiveBayesParams, Statistics,
+};
 use crate::bayes::prior::{check_alpha, check_batch, ClassCounts, Priors};
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
@@ -175,6 +177,34 @@ impl Statistics for CategoryCounts {
     }
     fn add_part(&mut self, other: &Self) -> Result<()> {
         self.merge(other)
+    }
+    fn validate(&self) -> Result<()> {
+        self.classes.validate("counts", &self.counts)?;
+        for per_feature in &self.counts {
+            if per_feature.len() != self.n_features {
+                return Err(bad_field(
+                    "counts",
+                    format!(
+                        "has {} features, not n_features = {}",
+                        per_feature.len(),
+                        self.n_features
+                    ),
+                ));
+            }
+            for categories in per_feature {
+                if categories.is_empty() || categories.len() > MAX_CATEGORY + 1 {
+                    return Err(bad_field(
+                        "counts",
+                        format!(
+                            "must list 1 to {} category counts per feature",
+                            MAX_CATEGORY + 1
+                        ),
+                    ));
+                }
+                check_values("counts", categories, categories.len(), true)?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bayes::explain;
 use crate::bayes::likelihood::{JointLogLikelihood, LinearScore};
-use crate::bayes::model::{FittedNB, NaiveBayesParams, Statistics};
+use crate::bayes::model::{check_values, FittedNB, NaiveBayesParams, Statistics};
 use crate::bayes::prior::{check_batch, ClassCounts};
 use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
@@ -280,6 +280,13 @@ impl Statistics for FeatureCounts {
     }
     fn add_part(&mut self, other: &Self) -> Result<()> {
         self.merge(other)
+    }
+    fn validate(&self) -> Result<()> {
+        self.classes
+            .validate("feature_count", &self.feature_count)?;
+        self.feature_count
+            .iter()
+            .try_for_each(|row| check_values("feature_count", row, self.n_features, true))
     }
 }
 

@@ -21,7 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bayes::explain;
 use crate::bayes::likelihood::{split, JointLogLikelihood};
-use crate::bayes::model::{naive_bayes_params, FittedNB, NaiveBayesParams, Statistics};
+use crate::bayes::model::{
+    check_values, naive_bayes_params, FittedNB, NaiveBayesParams, Statistics,
+};
 use crate::bayes::prior::{check_batch, ClassCounts, Priors};
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
@@ -204,6 +206,21 @@ impl Statistics for GaussianMoments {
     }
     fn add_part(&mut self, other: &Self) -> Result<()> {
         self.merge(other)
+    }
+    fn validate(&self) -> Result<()> {
+        self.classes
+            .validate("class_moments", &self.class_moments)?;
+        for (field, m) in self
+            .class_moments
+            .iter()
+            .map(|m| ("class_moments", m))
+            .chain([("total", &self.total)])
+        {
+            check_values(&format!("{field}.count"), &[m.count], 1, true)?;
+            check_values(&format!("{field}.mean"), &m.mean, self.n_features, false)?;
+            check_values(&format!("{field}.var"), &m.var, self.n_features, true)?;
+        }
+        Ok(())
     }
 }
 

@@ -29,6 +29,45 @@ pub trait Statistics: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
     fn add_batch(&mut self, batch: &Dataset, model: &str) -> Result<()>;
     /// Adds the statistics of another part.
     fn add_part(&mut self, other: &Self) -> Result<()>;
+    /// Checks statistics read from a model file as a whole: classes non-empty, sorted and
+    /// distinct, every table shaped by the classes and `n_features`, counts and variances
+    /// finite and `>= 0`; the error names the field.
+    fn validate(&self) -> Result<()>;
+}
+
+/// An error about the field `field` of a Naive Bayes model file.
+pub(crate) fn bad_field(field: &str, why: impl std::fmt::Display) -> Error {
+    Error::data(format!("Naive Bayes model: {field} {why}"))
+}
+
+/// Checks that the field `field` holds `len` finite numbers, `>= 0` when `non_negative`.
+pub(crate) fn check_values(
+    field: &str,
+    values: &[f64],
+    len: usize,
+    non_negative: bool,
+) -> Result<()> {
+    if values.len() != len {
+        return Err(bad_field(
+            field,
+            format!("has {} values, not {len}", values.len()),
+        ));
+    }
+    match values
+        .iter()
+        .position(|v| !v.is_finite() || (non_negative && *v < 0.0))
+    {
+        Some(i) => Err(bad_field(
+            field,
+            format!(
+                "holds {} at position {}: it must be finite{}",
+                values[i],
+                i + 1,
+                if non_negative { " and >= 0" } else { "" }
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// What one Naive Bayes learner computes; [`FittedNB`] does the rest.
@@ -178,6 +217,7 @@ struct FittedNBRepr<P: NaiveBayesParams> {
 impl<P: NaiveBayesParams> TryFrom<FittedNBRepr<P>> for FittedNB<P> {
     type Error = Error;
     fn try_from(r: FittedNBRepr<P>) -> Result<Self> {
+        r.stats.validate()?;
         FittedNB::from_statistics(r.params, r.stats)
     }
 }

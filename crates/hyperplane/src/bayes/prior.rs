@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bayes::model::{bad_field, check_values};
 use crate::data::labels::format_classes;
 use crate::data::Label;
 use crate::error::{Error, Result};
@@ -184,6 +185,37 @@ impl ClassCounts {
     }
 
     /// Total weight `N = sum_c N_c`; an error when it is 0 (no model can be fitted).
+    /// Checks classes read from a model file: non-empty, sorted and distinct, with one
+    /// finite count `>= 0` each, and the field `field` (`rows`) with one entry per class.
+    pub(crate) fn validate<T>(&self, field: &str, rows: &[T]) -> Result<()> {
+        if rows.len() != self.classes.len() {
+            return Err(bad_field(
+                field,
+                format!(
+                    "has {} entries for {} classes",
+                    rows.len(),
+                    self.classes.len()
+                ),
+            ));
+        }
+        if self.classes.is_empty() {
+            return Err(bad_field(
+                "classes",
+                "is empty: a model has at least one class",
+            ));
+        }
+        if let Some(w) = self.classes.windows(2).find(|w| w[0] >= w[1]) {
+            return Err(bad_field(
+                "classes",
+                format!(
+                    "must be sorted and distinct; found {} before {}",
+                    w[0], w[1]
+                ),
+            ));
+        }
+        check_values("classes.count", &self.count, self.classes.len(), true)
+    }
+
     pub(crate) fn check_total(&self) -> Result<f64> {
         let total: f64 = self.count.iter().sum();
         if total > 0.0 {

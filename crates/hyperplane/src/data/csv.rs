@@ -23,7 +23,6 @@
 //! `f64` values, never of its text.
 
 use std::collections::HashSet;
-use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -60,8 +59,9 @@ pub struct CsvShape {
 /// `opts.delimiter` and `opts.header` when given.
 pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
     let mut prefix = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(SNIFF_BYTES).read_to_end(&mut prefix))
+    crate::data::file::open(path)?
+        .take(SNIFF_BYTES)
+        .read_to_end(&mut prefix)
         .map_err(|e| Error::io(path, e))?;
     if prefix.len() as u64 == SNIFF_BYTES {
         if let Some(end) = prefix.iter().rposition(|&b| b == b'\n') {
@@ -75,7 +75,7 @@ pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
 /// never in memory as text, and numbers are parsed from the bytes of their fields.
 pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
     let shape = sniff(path, opts)?;
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut file = crate::data::file::open(path)?;
     let mut head = [0u8; 3];
     let n = file
         .read(&mut head)
@@ -232,6 +232,12 @@ impl Rows<'_> {
             expected,
             found,
         };
+        if let Some(nul) = record.as_slice().iter().position(|&b| b == 0) {
+            let j = (0..record.len())
+                .find(|&j| record.range(j).is_some_and(|r| nul < r.end))
+                .unwrap_or(0);
+            return Err(at(j, "text".into(), "a NUL byte (binary data)".into()));
+        }
         let text = |j: usize| -> Result<&str> {
             std::str::from_utf8(&record[j])
                 .map_err(|_| at(j, "UTF-8 text".into(), "invalid UTF-8 bytes".into()))
@@ -785,15 +791,16 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_names_line_and_field() {
-        let e = parse(
-            b"a,b,y\n1,2,0\n3,\xff\xfe,1\n",
-            Path::new("t.csv"),
-            &ReadOptions::default(),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("t.csv:3:2:") && e.contains("UTF-8"), "{e}");
+    fn invalid_utf8_and_nul_bytes_name_line_and_field() {
+        for (text, what) in [
+            (&b"a,b,y\n1,2,0\n3,\xff\xfe,1\n"[..], "UTF-8"),
+            (&b"a,b,y\n1,2,0\n3,4\x00,1\n"[..], "NUL byte"),
+        ] {
+            let e = parse(text, Path::new("t.csv"), &ReadOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("t.csv:3:2:") && e.contains(what), "{e}");
+        }
     }
 
     #[test]

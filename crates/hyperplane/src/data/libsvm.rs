@@ -16,7 +16,6 @@
 //! with `str::parse::<f64>` on slices of the input. [`read`] streams the file through a
 //! buffer, so peak memory is the matrix, not the matrix plus the text.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -54,7 +53,7 @@ pub fn read_dataset(path: &Path, n_features: Option<usize>) -> Result<Dataset<'s
 
 /// The matrix and labels of a LIBSVM file, streamed through a buffer.
 fn read_parts(path: &Path, n_features: Option<usize>) -> Result<(CsrMatrix, Option<Vec<Label>>)> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = crate::data::file::open(path)?;
     let size = file.metadata().map_or(0, |m| m.len() as usize);
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut p = Parser::new(path, n_features, size);

@@ -3,6 +3,7 @@
 pub mod borrowed;
 pub mod csv;
 pub mod dataset;
+pub mod file;
 pub mod input;
 pub mod labels;
 pub mod libsvm;

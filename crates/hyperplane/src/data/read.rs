@@ -9,7 +9,6 @@
 //!
 //! When [`ReadOptions::format`] is `None` the format is guessed by [`guess_format`].
 
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -20,6 +19,7 @@ use crate::error::{Error, Result};
 
 /// Reads `path` in the format of `opts.format`, or the guessed one.
 pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
+    crate::data::file::check_regular(path)?;
     let format = match opts.format {
         Some(f) => f,
         None => guess_format(path)?,
@@ -42,8 +42,7 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
 /// (negative index, missing colon) gets the LIBSVM reader's error naming line and column.
 /// Otherwise a line with a tab is TSV, anything else CSV.
 pub fn guess_format(path: &Path) -> Result<Format> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if meta.is_dir() {
+    if path.is_dir() {
         return Ok(Format::Dir);
     }
     let ext = path
@@ -54,7 +53,7 @@ pub fn guess_format(path: &Path) -> Result<Format> {
         Some("tsv") => return Ok(Format::Tsv),
         _ => {}
     }
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = crate::data::file::open(path)?;
     let mut reader = BufReader::new(file);
     let mut line = Vec::new();
     loop {

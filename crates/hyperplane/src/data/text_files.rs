@@ -7,12 +7,13 @@
 //! `String::from_utf8_lossy`: a document with invalid UTF-8 (old e-mails often are) is read,
 //! with U+FFFD for the bad bytes, never rejected.
 
-use std::fs;
+use std::fs::{self, FileType};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::data::file::special_kind;
 use crate::data::input::{LabelledInput, RawInput};
 use crate::data::labels::Label;
 use crate::error::{Error, Result};
@@ -24,7 +25,7 @@ use crate::error::{Error, Result};
 /// tab at all is unlabelled text, one document per line; otherwise a line without a tab is
 /// an error.
 pub fn read_tsv(path: &Path) -> Result<LabelledInput> {
-    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::data::file::read(path)?;
     let (docs, labels) = parse_tsv(&bytes, path)?;
     Ok(LabelledInput {
         input: RawInput::Text(docs),
@@ -88,7 +89,7 @@ pub fn parse_tsv(bytes: &[u8], file: &Path) -> Result<(Vec<String>, Option<Vec<L
 /// ([`Label::parse`]) and holds that class's documents, including those in nested folders;
 /// files directly in `path` are then ignored (a README or index beside the classes). Without
 /// sub-folders, the files in `path` are unlabelled documents. Hidden entries (name starting
-/// with `.`) are skipped. Classes are taken in name order and files in path order, so the
+/// with `.`) are skipped, and so are FIFOs, devices and sockets, with a warning. Classes are taken in name order and files in path order, so the
 /// result is deterministic. The files are only listed (their text is read when vectorized):
 /// a file that cannot be read is reported then, naming it.
 pub fn read_dir(path: &Path) -> Result<LabelledInput> {
@@ -147,9 +148,10 @@ struct Entry {
     is_dir: bool,
 }
 
-/// The non-hidden entries of `dir` in path order. Whether an entry is a folder comes from
-/// the directory listing itself (no system call on most file systems); only symbolic
-/// links are followed with a `stat`, in parallel.
+/// The non-hidden regular files and folders of `dir` in path order. Whether an entry is a
+/// folder comes from the directory listing itself (no system call on most file systems);
+/// only symbolic links are followed with a `stat`, in parallel. FIFOs, devices and sockets
+/// are skipped with a warning on stderr (reading one could block or never end).
 fn list(dir: &Path) -> Result<Vec<Entry>> {
     let mut entries = Vec::new();
     for entry in fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
@@ -159,23 +161,34 @@ fn list(dir: &Path) -> Result<Vec<Entry>> {
         }
         let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
         // `None`: a link, resolved below.
-        let is_dir = (!kind.is_symlink()).then(|| kind.is_dir());
-        entries.push((entry.path(), is_dir));
+        let kind = (!kind.is_symlink()).then_some(kind);
+        entries.push((entry.path(), kind));
     }
-    entries.sort();
-    entries
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let typed: Vec<(PathBuf, FileType)> = entries
         .into_par_iter()
-        .map(|(path, is_dir)| match is_dir {
-            Some(is_dir) => Ok(Entry { path, is_dir }),
+        .map(|(path, kind)| match kind {
+            Some(kind) => Ok((path, kind)),
             None => match fs::metadata(&path) {
-                Ok(m) => Ok(Entry {
-                    is_dir: m.is_dir(),
-                    path,
-                }),
+                Ok(m) => Ok((path, m.file_type())),
                 Err(e) => Err(Error::io(&path, e)),
             },
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    let mut listed = Vec::with_capacity(typed.len());
+    for (path, kind) in typed {
+        match special_kind(&kind) {
+            Some(what) => eprintln!(
+                "warning: skipping {}: a {what}, not a document file",
+                path.display()
+            ),
+            None => listed.push(Entry {
+                is_dir: kind.is_dir(),
+                path,
+            }),
+        }
+    }
+    Ok(listed)
 }
 
 /// Appends the files under `dir` (recursively, in path order) to `out`.
@@ -328,6 +341,21 @@ mod tests {
         assert!(e.contains("class folders"), "{e}");
         let e = read_dir(&dir.path().join("absent")).unwrap_err();
         assert!(matches!(e, Error::Io { .. }));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sockets_and_other_special_files_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("ham")).unwrap();
+        fs::write(dir.path().join("ham/a.txt"), "hello").unwrap();
+        let _socket =
+            std::os::unix::net::UnixListener::bind(dir.path().join("ham/b.sock")).unwrap();
+        let got = read_dir(dir.path()).unwrap();
+        let RawInput::Files(files) = &got.input else {
+            unreachable!()
+        };
+        assert_eq!(files, &[dir.path().join("ham/a.txt")]);
     }
 
     #[test]

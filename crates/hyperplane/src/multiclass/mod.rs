@@ -52,6 +52,58 @@ impl std::fmt::Display for Strategy {
 
 crate::param::choice_value!(Strategy = ["ova", "ovo"]);
 
+/// Checks a reduction read from a model file: its classes non-empty, sorted and distinct,
+/// `n_models` sub-models of one or two classes each, all `n_features` wide; the error
+/// names the field.
+fn check_reduction<M: crate::estimator::Classifier>(
+    classes: &[crate::data::Label],
+    models: &[M],
+    n_models: usize,
+    n_features: usize,
+) -> crate::error::Result<()> {
+    let bad = |field: &str, why: String| {
+        Err(crate::error::Error::data(format!(
+            "multiclass model: {field} {why}"
+        )))
+    };
+    if classes.len() < 2 || classes.windows(2).any(|w| w[0] >= w[1]) {
+        return bad(
+            "classes",
+            "must be at least two, sorted and distinct".into(),
+        );
+    }
+    if models.len() != n_models {
+        return bad(
+            "models",
+            format!(
+                "holds {} models, not {n_models} for {} classes",
+                models.len(),
+                classes.len()
+            ),
+        );
+    }
+    if let Some(k) = models
+        .iter()
+        .position(|m| !(1..=2).contains(&m.classes().len()))
+    {
+        return bad(
+            "models",
+            format!("{}: a sub-model must have one or two classes", k + 1),
+        );
+    }
+    if let Some(k) = models.iter().position(|m| m.n_features() != n_features) {
+        return bad(
+            "models",
+            format!(
+                "{}: takes {} features, not {n_features}",
+                k + 1,
+                models[k].n_features()
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// Column 1 of a two-column score matrix, or the only column of a one-class model (whose
 /// confidence in the sub-problem's second class is then 0 or 1 by which class it saw).
 fn positive_column(scores: &ndarray::Array2<f64>) -> Vec<f64> {

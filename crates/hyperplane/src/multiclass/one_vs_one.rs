@@ -50,6 +50,21 @@ impl<M: Classifier + Send> OneVsOne<M> {
         })
     }
 
+    /// Checks a model read from a file: one binary model per pair `i < j` of classes, in
+    /// order, all `n_features` wide.
+    pub fn validate(&self) -> Result<()> {
+        let k = self.classes.len();
+        let pairs: Vec<(usize, usize)> = (0..k)
+            .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
+            .collect();
+        if self.pairs != pairs {
+            return Err(Error::data(format!(
+                "multiclass model: pairs must be every pair i < j of the {k} classes, in order"
+            )));
+        }
+        super::check_reduction(&self.classes, &self.models, pairs.len(), self.n_features)
+    }
+
     /// The pairs `(i, j)` of class indices and their models.
     pub fn pairs(&self) -> impl Iterator<Item = ((usize, usize), &M)> {
         self.pairs.iter().copied().zip(&self.models)

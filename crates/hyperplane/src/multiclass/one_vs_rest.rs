@@ -46,6 +46,16 @@ impl<M: Classifier + Send> OneVsRest<M> {
         &self.models
     }
 
+    /// Checks a model read from a file: one binary model per class, all as wide.
+    pub fn validate(&self) -> Result<()> {
+        super::check_reduction(
+            &self.classes,
+            &self.models,
+            self.classes.len(),
+            self.n_features(),
+        )
+    }
+
     /// `P_k(class k | x)` of every sub-model, unnormalised.
     fn positive_proba(&self, x: &Features) -> Result<Array2<f64>> {
         self.columns(x, |m| m.predict_proba(x))

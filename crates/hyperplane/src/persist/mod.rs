@@ -88,7 +88,7 @@ pub fn save<T: Serialize>(path: &Path, model_kind: &str, model: &T) -> Result<()
 
 /// Reads a model file written by [`save`], checking the envelope first.
 pub fn load<T: DeserializeOwned>(path: &Path) -> Result<(FileInfo, T)> {
-    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::data::file::read(path)?;
     let info = read_head(path, &bytes)?;
     let body: EnvelopeIn<T> = serde_json::from_slice(&bytes).map_err(|e| Error::ModelFile {
         path: path.to_path_buf(),

@@ -254,7 +254,104 @@ impl Pipeline {
 
     /// Reads a model file written by [`Pipeline::save`].
     pub fn load(path: &Path) -> Result<Pipeline> {
-        Ok(persist::load::<Pipeline>(path)?.1)
+        let (info, pipeline) = persist::load::<Pipeline>(path)?;
+        pipeline
+            .validate(&info.model_kind)
+            .map_err(|e| Error::ModelFile {
+                path: path.to_path_buf(),
+                reason: match e {
+                    Error::InvalidData(m) => m,
+                    e => e.to_string(),
+                },
+            })?;
+        Ok(pipeline)
+    }
+
+    /// Checks a pipeline read from a model file as a whole, before any use: its kind is
+    /// the envelope's and its model is of that kind's family; the classes are non-empty and
+    /// distinct (two at most for a binary kind without a reduction); the widths agree from
+    /// the input stage through the transforms to the model; linear weights have one row per
+    /// score and are finite.
+    fn validate(&self, envelope_kind: &str) -> Result<()> {
+        if self.kind != envelope_kind {
+            return Err(Error::data(format!(
+                "the envelope's model_kind is {envelope_kind:?} but the pipeline inside is {:?}",
+                self.kind
+            )));
+        }
+        let info = super::kind_info(&self.kind)?;
+        let family = super::FAMILIES
+            .iter()
+            .find(|f| f.kinds.iter().any(|k| k.name == info.name))
+            .ok_or_else(|| Error::data(format!("{} has no family", info.name)))?;
+        // hard-margin-svm, of the SVM family, fits the linear family's model
+        let linear_ok = self.kind == "hard-margin-svm";
+        if let Some(tag) = self
+            .model
+            .family_tags()
+            .into_iter()
+            .find(|&t| t != family.model_tag && !(linear_ok && t == "Linear"))
+        {
+            return Err(Error::data(format!(
+                "the model body is a {tag} model, not the {} model of kind {}",
+                family.model_tag, self.kind
+            )));
+        }
+        let classes = self.model.classes();
+        if info.task != crate::estimator::Task::Regressor {
+            if classes.is_empty() || classes.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(Error::data(
+                    "classes must be non-empty, sorted and distinct",
+                ));
+            }
+            if info.binary && !self.model.is_reduction() && classes.len() > 2 {
+                return Err(Error::data(format!(
+                    "classes: {} is binary, yet the model lists {} classes without a one-vs-all or one-vs-one reduction",
+                    self.kind,
+                    classes.len()
+                )));
+            }
+        }
+        let mut width = match &self.input {
+            InputStage::Text(v) => v.n_features(),
+            InputStage::Table(e) => e.n_features_out(),
+            InputStage::Matrix { n_features } => *n_features,
+        };
+        for (i, t) in self.transforms.iter().enumerate() {
+            if t.n_features_in() != width {
+                return Err(Error::data(format!(
+                    "transform {} takes {} features but is given {width}",
+                    i + 1,
+                    t.n_features_in()
+                )));
+            }
+            width = t.n_features_out();
+        }
+        if self.model.n_features() != width {
+            return Err(Error::data(format!(
+                "n_features: the model takes {} features but its input stage and transforms give {width}",
+                self.model.n_features()
+            )));
+        }
+        for (name, m) in self.model.linear_models() {
+            let at = if name.is_empty() {
+                String::new()
+            } else {
+                format!(" ({name})")
+            };
+            LinearModel::new(
+                m.classes().to_vec(),
+                m.coef().clone(),
+                m.intercept().clone(),
+                m.link(),
+                m.convergence().clone(),
+            )
+            .map_err(|e| Error::data(format!("coef / intercept{at}: {e}")))?;
+            if m.coef().iter().chain(m.intercept()).any(|v| !v.is_finite()) {
+                return Err(Error::data(format!("coef / intercept{at} must be finite")));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -21,7 +21,7 @@ impl Pipeline {
     /// Reads a LIBSVM model file (as `svm-train` writes it) into a pipeline that takes
     /// LIBSVM-format numeric input, with the classes sorted.
     pub fn from_libsvm_model(path: &Path) -> Result<Pipeline> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = crate::data::file::read(path)?;
         Self::from_libsvm_bytes(path, &bytes)
     }
 
@@ -64,7 +64,7 @@ impl Pipeline {
     /// Reads a model file of either kind: ours (written by [`Pipeline::save`]) or
     /// LIBSVM's (its first line starts with `svm_type `).
     pub fn load_any(path: &Path) -> Result<Pipeline> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = crate::data::file::read(path)?;
         if libsvm_format::is_libsvm_model(&bytes) {
             Self::from_libsvm_bytes(path, &bytes)
         } else {

@@ -130,6 +130,29 @@ impl Learner {
         self.info().task == Task::Regressor
     }
 
+    /// Checks what fitting on `data` keeps per feature ([`Learn::width_state`]) against
+    /// the memory budget.
+    pub fn check_memory(&self, data: &Dataset) -> Result<()> {
+        let state = self.0.width_state(data.n_features(), data.classes().len());
+        crate::memory::check(
+            || {
+                format!(
+                    "fitting {} on {} features ({} numbers per feature{})",
+                    self.info().name,
+                    data.n_features(),
+                    state[1] * state[2],
+                    if state[1] > 1 {
+                        ", for its classes"
+                    } else {
+                        ""
+                    }
+                )
+            },
+            &state,
+            8,
+        )
+    }
+
     /// Whether the fitted model depends on the order of the training rows (beyond
     /// rounding): PLA, pocket and SGD visit rows in order.
     pub fn depends_on_row_order(&self) -> bool {
@@ -274,6 +297,17 @@ impl Model {
         self.0.details()
     }
 
+    /// The family tags of the model, or of each sub-model of a reduction.
+    pub(super) fn family_tags(&self) -> Vec<&'static str> {
+        if let Some(m) = self.downcast_ref::<OneVsRest<Model>>() {
+            m.models().iter().map(|sub| sub.0.tag()).collect()
+        } else if let Some(m) = self.downcast_ref::<OneVsOne<Model>>() {
+            m.pairs().map(|(_, sub)| sub.0.tag()).collect()
+        } else {
+            vec![self.0.tag()]
+        }
+    }
+
     /// The linear models inside, named: the model itself, or one per class (one-vs-all,
     /// named by the class) or per pair (one-vs-one, "a vs b"). Empty for other families.
     pub fn linear_models(&self) -> Vec<(String, &LinearModel)> {
@@ -335,8 +369,16 @@ impl<'de> serde::de::Visitor<'de> for ModelVisitor {
             .next_key()?
             .ok_or_else(|| A::Error::custom("the model body is empty"))?;
         let model: Box<dyn FittedModel> = match tag.as_str() {
-            ONE_VS_REST => Box::new(map.next_value::<OneVsRest<Model>>()?),
-            ONE_VS_ONE => Box::new(map.next_value::<OneVsOne<Model>>()?),
+            ONE_VS_REST => {
+                let m = map.next_value::<OneVsRest<Model>>()?;
+                m.validate().map_err(A::Error::custom)?;
+                Box::new(m)
+            }
+            ONE_VS_ONE => {
+                let m = map.next_value::<OneVsOne<Model>>()?;
+                m.validate().map_err(A::Error::custom)?;
+                Box::new(m)
+            }
             _ => {
                 let family = FAMILIES.iter().find(|f| f.model_tag == tag).ok_or_else(|| {
                     let tags: Vec<&str> = FAMILIES.iter().map(|f| f.model_tag).collect();

@@ -498,6 +498,7 @@ impl PipelineSpec {
         } else {
             Dataset::new(x, labels)?
         };
+        c.learner.check_memory(&dataset)?;
         let model = c.learner.fit_with(&dataset, &options)?;
         let mut preprocessing = Vec::new();
         if let InputStage::Text(_) = input {

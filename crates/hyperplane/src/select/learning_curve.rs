@@ -126,6 +126,13 @@ fn check_sizes(
             if steps == 0 {
                 return Err(Error::param("steps", 0, "need at least one training size"));
             }
+            if steps > max_rows {
+                return Err(Error::param(
+                    "steps",
+                    steps,
+                    format!("at most {max_rows}, the rows the smallest fold trains on (each step is a distinct size)"),
+                ));
+            }
             let lo = (max_rows as f64 * 0.1).round().max(n_classes as f64);
             let hi = max_rows as f64;
             (0..steps)

@@ -188,6 +188,14 @@ impl Learn for Svm {
             Svm::OneClass(p) => Box::new(p.fit(data)?),
         })
     }
+    /// A kernel SVM keeps support vectors, not weights: only a dense row of scratch grows
+    /// with the width (the hard-margin SVM's `w` is a linear model's).
+    fn width_state(&self, n_features: usize, n_classes: usize) -> [usize; 3] {
+        match self {
+            Svm::HardMargin(_) => [n_features, n_classes.max(1), 4],
+            _ => [n_features, 1, 1],
+        }
+    }
     /// The sigmoid kernel is not positive semi-definite: its dual is not convex, and the
     /// solution SMO reaches depends on the order it meets the rows in. Probabilities come
     /// from folds dealt by row position (a repeated row may land in two folds).

@@ -128,6 +128,16 @@ impl KBinsDiscretizer {
             return Err(sparse_error());
         };
         let n_features = a.ncols();
+        crate::memory::check(
+            || {
+                format!(
+                    "the bin edges of {n_features} features with n_bins = {}",
+                    self.n_bins
+                )
+            },
+            &[n_features, self.n_bins.saturating_add(1)],
+            8,
+        )?;
         let mut chosen = vec![self.columns.is_none(); n_features];
         for &j in self.columns.iter().flatten() {
             if j >= n_features {

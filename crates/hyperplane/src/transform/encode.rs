@@ -93,8 +93,9 @@ impl TabularEncoder {
         if table.n_rows() == 0 {
             return Err(Error::data("the table has 0 rows; at least 1 is required"));
         }
+        let mut first = std::collections::HashMap::with_capacity(table.names.len());
         for (j, name) in table.names.iter().enumerate() {
-            if let Some(k) = table.names[..j].iter().position(|n| n == name) {
+            if let Some(k) = first.insert(name.as_str(), j) {
                 return Err(Error::data(format!(
                     "column name {name:?} appears twice (columns {} and {}); names must be unique",
                     k + 1,

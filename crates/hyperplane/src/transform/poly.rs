@@ -107,18 +107,38 @@ impl PolynomialFeatures {
         dense(x)?;
         let d = x.n_cols();
         match z_dimension(d, self.degree, self.interaction_only, self.include_bias) {
-            Some(0) => Err(Error::param("degree", "0", "degree 0 without the bias gives no features")),
-            None => Err(Error::param(
+            Some(0) => Err(Error::param(
                 "degree",
-                self.degree.to_string(),
-                format!("the transform of {d} features to degree {} has more features than fit in memory", self.degree),
+                "0",
+                "degree 0 without the bias gives no features",
             )),
-            Some(_) => Ok(FittedPolynomialFeatures {
-                params: self.clone(),
-                n_features_in: d,
-            }),
+            z => {
+                check_memory(d, self.degree, z, x.n_rows())?;
+                Ok(FittedPolynomialFeatures {
+                    params: self.clone(),
+                    n_features_in: d,
+                })
+            }
         }
     }
+}
+
+/// Checks the memory of `Phi_Q` on `rows` rows of `d` features against the budget: the
+/// output matrix (`z` columns; `None` when `z` overflows) and the monomials' index tuples.
+fn check_memory(d: usize, q: usize, z: Option<usize>, rows: usize) -> Result<()> {
+    let bytes = z.and_then(|z| {
+        let per_column = (rows as u64).checked_add(5)?.checked_add(q as u64)?;
+        (z as u64).checked_mul(per_column)?.checked_mul(8)
+    });
+    crate::memory::check_bytes(
+        || {
+            format!(
+                "the polynomial features of {d} features to degree {q} (--poly {q}: {} features) on {rows} rows",
+                z.map_or("over 2^64".into(), |z| z.to_string())
+            )
+        },
+        bytes,
+    )
 }
 
 /// The dense matrix inside `x`; sparse input is [`Error::Unsupported`].
@@ -196,6 +216,12 @@ impl FittedPolynomialFeatures {
         check_transform_input(x, self.n_features_in)?;
         let a = dense(x)?;
         let p = &self.params;
+        check_memory(
+            self.n_features_in,
+            p.degree,
+            Some(self.n_features_out()),
+            a.nrows(),
+        )?;
         let (list, _) = monomials(self.n_features_in, p.degree, p.interaction_only);
         let skip = usize::from(!p.include_bias);
         let mut out = ndarray::Array2::zeros((a.nrows(), list.len() + 1 - skip));

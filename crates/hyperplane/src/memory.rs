@@ -1,0 +1,164 @@
+//! The memory budget: work whose size comes from input (a file's width, a parameter, a
+//! command-line argument) is checked against it before anything is allocated, so an absurd
+//! size is one clear error, not an abort or a machine that swaps.
+//!
+//! The budget defaults to half of the physical memory (`MemTotal` of `/proc/meminfo` on
+//! Linux; 4 GiB where it cannot be read) and is set by [`set_budget`] (the command line's
+//! `--max-memory`). Checks count the main buffers a step needs, not every small allocation.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::{Error, Result};
+
+/// The budget in bytes; `0` until set (then [`default_budget`]).
+static BUDGET: AtomicU64 = AtomicU64::new(0);
+
+/// The budget when `/proc/meminfo` cannot be read.
+const FALLBACK: u64 = 4 << 30;
+
+/// The memory budget in bytes: the one set by [`set_budget`], or [`default_budget`].
+pub fn budget() -> u64 {
+    match BUDGET.load(Ordering::Relaxed) {
+        0 => default_budget(),
+        b => b,
+    }
+}
+
+/// Sets the memory budget (at least one byte).
+pub fn set_budget(bytes: u64) {
+    BUDGET.store(bytes.max(1), Ordering::Relaxed);
+}
+
+/// Half of the physical memory (`MemTotal` of `/proc/meminfo`), or 4 GiB where it cannot
+/// be read; at most half of the process's address-space limit (`ulimit -v`) when it has one.
+pub fn default_budget() -> u64 {
+    let physical = proc_value("/proc/meminfo", "MemTotal:")
+        .map(|kib| kib.saturating_mul(1024))
+        .filter(|&b| b > 0);
+    let address_space = proc_value("/proc/self/limits", "Max address space");
+    let half = |b: u64| (b / 2).max(1);
+    match (physical, address_space) {
+        (Some(p), Some(a)) => half(p.min(a)),
+        (Some(p), None) => half(p),
+        (None, Some(a)) => half(a).min(FALLBACK),
+        (None, None) => FALLBACK,
+    }
+}
+
+/// The number after `prefix` on the line of `file` that starts with it (`None` when absent
+/// or not a number, as `unlimited`).
+fn proc_value(file: &str, prefix: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let line = text.lines().find(|l| l.starts_with(prefix))?;
+    line[prefix.len()..].split_whitespace().next()?.parse().ok()
+}
+
+/// Parses a size: bytes, or a number with a binary suffix `K`, `M`, `G`, `T` (`512M`, `4G`,
+/// `1.5G`; a trailing `B` or `iB` is allowed, case does not matter).
+pub fn parse_size(text: &str) -> Result<u64> {
+    let bad = || {
+        Error::param(
+            "max-memory",
+            text,
+            "expected a size such as 512M, 4G or 1.5G (K, M, G, T: powers of 1024)",
+        )
+    };
+    let t = text.trim().to_ascii_uppercase();
+    let t = t
+        .strip_suffix("IB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(&t);
+    let (number, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
+}
+
+/// `bytes` for people: `512 B`, `1.5 KiB`, `16.0 GiB`.
+pub fn format_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// Checks that `counts` elements of `element_bytes` bytes each (the product of `counts`:
+/// rows x columns, say) fit the budget; `what` names them in the error ("the polynomial
+/// features of 100 columns to degree 5").
+pub fn check(what: impl FnOnce() -> String, counts: &[usize], element_bytes: usize) -> Result<()> {
+    let bytes = counts
+        .iter()
+        .try_fold(element_bytes as u64, |acc, &n| acc.checked_mul(n as u64));
+    check_bytes(what, bytes)
+}
+
+/// Checks that `bytes` (`None`: more than `u64` counts) fit the budget.
+pub fn check_bytes(what: impl FnOnce() -> String, bytes: Option<u64>) -> Result<()> {
+    let limit = budget();
+    match bytes {
+        Some(b) if b <= limit => Ok(()),
+        _ => Err(Error::MemoryBudget {
+            what: what(),
+            bytes,
+            budget: limit,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_sizes() {
+        assert_eq!(parse_size("512M").unwrap(), 512 << 20);
+        assert_eq!(parse_size("4G").unwrap(), 4 << 30);
+        assert_eq!(parse_size("4gib").unwrap(), 4 << 30);
+        assert_eq!(parse_size("1.5K").unwrap(), 1536);
+        assert_eq!(parse_size("1000").unwrap(), 1000);
+        for bad in ["", "G", "-1G", "0", "lots", "1e30T", "nan"] {
+            let e = parse_size(bad).unwrap_err().to_string();
+            assert!(e.contains("max-memory") && e.contains("512M"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn formats_sizes() {
+        assert_eq!(format_size(100), "100 B");
+        assert_eq!(format_size(1536), "1.5 KiB");
+        assert_eq!(format_size(16 << 30), "16.0 GiB");
+    }
+
+    #[test]
+    fn checks_against_the_budget() {
+        assert!(default_budget() > 0);
+        assert!(check(|| "a few numbers".into(), &[10, 10], 8).is_ok());
+        let e = check(|| "a huge table".into(), &[1 << 40, 1 << 30], 8)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("a huge table") && e.contains("--max-memory"),
+            "{e}"
+        );
+        let e = check(|| "the weights".into(), &[1 << 40], 8)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("8.0 TiB"), "{e}");
+    }
+}
