@@ -941,6 +941,20 @@ fn command_cases(f: &Files) -> Vec<Case> {
         train_fails(f, &csv, "gaussian-nb", &["--threads", "0"], "threads"),
         train_fails(f, &csv, "svc", &["--param", "cache_mb=-5"], "cache_mb"),
         train_fails(f, &csv, "mlp", &["--param", "hidden=0"], "hidden"),
+        train_fails(
+            f,
+            &csv,
+            "mlp",
+            &["--param", "hidden=1000000000"],
+            "weights and biases, each kept 5 times",
+        ),
+        train_fails(
+            f,
+            &csv,
+            "mlp",
+            &["--param", "hidden=100000,100000", "--param", "solver=lbfgs"],
+            "over the budget",
+        ),
         fails(
             &[
                 "train",

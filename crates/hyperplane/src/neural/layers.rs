@@ -133,6 +133,10 @@ impl Layout {
 const MAX_BLOCKS: usize = 4;
 const MIN_BLOCK_ROWS: usize = 32;
 
+/// Multiply-adds below which a product's blocks run one after the other on the calling
+/// thread: a parallel step costs tens of microseconds, as much as such a product.
+const PARALLEL_WORK: usize = 1 << 21;
+
 /// Rows per block of a product with `n` output rows (see [`MAX_BLOCKS`]).
 fn block_rows(n: usize) -> usize {
     n.div_ceil((n / MIN_BLOCK_ROWS).clamp(1, MAX_BLOCKS)).max(1)
@@ -154,15 +158,22 @@ pub fn product(
     }
     let size = block_rows(n);
     let c = c.as_slice_mut().expect("a row-major product");
-    c.par_chunks_mut(size * cols)
-        .enumerate()
-        .for_each(|(k, block)| {
-            let rows = block.len() / cols;
-            let mut block =
-                ArrayViewMut2::from_shape((rows, cols), block).expect("the block's shape");
-            let a = a.slice(ndarray::s![k * size..k * size + rows, ..]);
-            ndarray::linalg::general_mat_mul(alpha, &a, &b, beta, &mut block);
-        });
+    let block_product = |(k, block): (usize, &mut [f64])| {
+        let rows = block.len() / cols;
+        let mut block = ArrayViewMut2::from_shape((rows, cols), block).expect("the block's shape");
+        let a = a.slice(ndarray::s![k * size..k * size + rows, ..]);
+        ndarray::linalg::general_mat_mul(alpha, &a, &b, beta, &mut block);
+    };
+    // the same blocks either way: a small product is not worth a parallel step
+    if n * cols * a.ncols() < PARALLEL_WORK {
+        c.chunks_mut(size * cols)
+            .enumerate()
+            .for_each(block_product);
+    } else {
+        c.par_chunks_mut(size * cols)
+            .enumerate()
+            .for_each(block_product);
+    }
 }
 
 /// A batch of input rows as the first layer reads them: dense rows as one matrix (a view

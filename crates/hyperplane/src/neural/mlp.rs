@@ -61,6 +61,10 @@ crate::choice_enum! {
 /// scikit-learn's `solver="lbfgs"` keeps.
 const LBFGS_FTOL: f64 = 1e7 * f64::EPSILON;
 
+/// Vectors of the parameters' length a fit keeps: the weights, their gradient, the step
+/// rule's state and a copy of the best weights.
+const STATE_COPIES: usize = 5;
+
 /// The rows per batch of `batch_size=auto`, at most.
 const AUTO_BATCH: usize = 200;
 
@@ -495,6 +499,19 @@ impl Training {
             activation: self.activation,
             output,
         };
+        let n_params = network.layout.n_params();
+        // the weights, their gradient and the solver's state (Adam's two moments; L-BFGS
+        // keeps more, but as pairs of vectors of the same length)
+        crate::memory::check(
+            || {
+                format!(
+                    "the network {:?}: {n_params} weights and biases, each kept {STATE_COPIES} times",
+                    network.layout.sizes
+                )
+            },
+            &[n_params, STATE_COPIES],
+            8,
+        )?;
         let mut rng = Rng::new(self.seed);
         let params = network.layout.glorot(self.activation, &mut rng);
         Ok((network, rng, params))
