@@ -395,7 +395,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// The Hessian `H` at the point last evaluated with `keep_curvature`, written to `out`
     /// (`dim x dim`, upper triangle; the lower one is left unspecified): the data term's
     /// `sum_n H_n` over groups of consecutive chunks in parallel, one `dim x dim` sum per
-    /// group (at most [`MAX_HESSIAN_SCRATCH`] values in all), added in group order, so the
+    /// group (at most `MAX_HESSIAN_SCRATCH` values in all), added in group order, so the
     /// result does not depend on the threads; then the penalty's diagonal. Only for an
     /// objective that [`Objective::forms_hessian`].
     pub fn hessian(&mut self, out: &mut Matrix) {
