@@ -247,6 +247,15 @@ fn train_fails(f: &Files, data: &str, kind: &str, extra: &[&str], text: &'static
     fails(&a, text)
 }
 
+/// `tune --data DATA --model gaussian-nb --grid var_smoothing=1e-9` with `extra` failing
+/// with `text`.
+fn tune_fails(data: &str, extra: &[&str], text: &'static str) -> Case {
+    let mut a = vec!["tune", "--data", data, "--model", "gaussian-nb"];
+    a.extend(["--grid", "var_smoothing=1e-9"]);
+    a.extend_from_slice(extra);
+    fails(&a, text)
+}
+
 /// `predict --model MODEL --data DATA` failing with `text`.
 fn predict_fails(model: &str, data: &str, text: &'static str) -> Case {
     fails(&["predict", "--model", model, "--data", data], text)
@@ -1059,48 +1068,9 @@ fn command_cases(f: &Files) -> Vec<Case> {
             ],
             "grid",
         ),
-        fails(
-            &[
-                "tune",
-                "--data",
-                &csv,
-                "--model",
-                "gaussian-nb",
-                "--grid",
-                "var_smoothing=1e-9",
-                "--cv",
-                "0",
-            ],
-            "number of folds",
-        ),
-        fails(
-            &[
-                "tune",
-                "--data",
-                &csv,
-                "--model",
-                "gaussian-nb",
-                "--grid",
-                "var_smoothing=1e-9",
-                "--cv",
-                "1000",
-            ],
-            "number of folds",
-        ),
-        fails(
-            &[
-                "tune",
-                "--data",
-                &csv,
-                "--model",
-                "gaussian-nb",
-                "--grid",
-                "var_smoothing=1e-9",
-                "--valid-fraction",
-                "2",
-            ],
-            "fraction",
-        ),
+        tune_fails(&csv, &["--cv", "0"], "number of folds"),
+        tune_fails(&csv, &["--cv", "1000"], "number of folds"),
+        tune_fails(&csv, &["--valid-fraction", "2"], "fraction"),
         // plots
         fails(
             &[
