@@ -77,15 +77,10 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
     let shape = sniff(path, opts)?;
     let mut file = crate::data::file::open(path)?;
     let mut head = [0u8; 3];
-    let n = file
-        .read(&mut head)
-        .and_then(|n| Ok((n, file.seek(SeekFrom::Start(0))?)))
-        .map_err(|e| Error::io(path, e))?
-        .0;
-    if head[..n] == BOM[..] {
-        file.seek(SeekFrom::Start(3))
-            .map_err(|e| Error::io(path, e))?;
-    }
+    let n = file.read(&mut head).map_err(|e| Error::io(path, e))?;
+    let start = if head[..n] == BOM[..] { 3 } else { 0 };
+    file.seek(SeekFrom::Start(start))
+        .map_err(|e| Error::io(path, e))?;
     let records = reader(
         BufReader::with_capacity(1 << 16, file),
         shape.delimiter,
