@@ -45,12 +45,13 @@ pub fn log1pexp_sigmoid(x: f64) -> (f64, f64) {
 
 /// The logistic function `1 / (1 + exp(-x))`, evaluated so that it never overflows.
 #[inline]
-pub fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
+pub fn sigmoid<T: num_traits::Float>(x: T) -> T {
+    let one = T::one();
+    if x >= T::zero() {
+        one / (one + (-x).exp())
     } else {
         let e = x.exp();
-        e / (1.0 + e)
+        e / (one + e)
     }
 }
 
@@ -93,7 +94,7 @@ mod tests {
         assert_eq!(log1pexp(800.0), 800.0);
         assert!((log1pexp(-800.0)).abs() < 1e-300);
         assert!((log1pexp(0.0) - 2f64.ln()).abs() < 1e-15);
-        assert!((sigmoid(2.0) + sigmoid(-2.0) - 1.0).abs() < 1e-15);
+        assert!((sigmoid(2.0f64) + sigmoid(-2.0f64) - 1.0).abs() < 1e-15);
         assert_eq!(sigmoid(-800.0), 0.0);
         assert_eq!(sigmoid(800.0), 1.0);
         for x in [-800.0, -20.0, -1.5, -1e-300, 0.0, 1e-300, 0.3, 7.0, 800.0] {

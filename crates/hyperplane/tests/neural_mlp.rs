@@ -32,6 +32,13 @@ fn mlp_on_digits_reaches_the_floor() {
     let l = learner("mlp", &[]);
     let acc = cv_accuracy(&data, |d| l.fit(d).unwrap());
     assert!(acc >= 0.97, "digits 10-fold accuracy {acc:.4} < 0.97");
+    // single-precision products: the same floor, within half a point of double precision
+    let l32 = learner("mlp", &[("dtype", "f32")]);
+    let acc32 = cv_accuracy(&data, |d| l32.fit(d).unwrap());
+    assert!(
+        acc32 >= 0.97 && (acc32 - acc).abs() <= 0.005,
+        "digits 10-fold accuracy, dtype=f32 {acc32:.4}, f64 {acc:.4}"
+    );
 }
 
 /// Early stopping keeps the weights of the epoch with the best validation score: the same
@@ -103,19 +110,33 @@ fn regressor_fits_and_stops_early_on_r2() {
 #[test]
 fn same_seed_same_bits_on_any_thread_count() {
     let data = standardised(csv("iris.csv", 1));
-    for solver in ["adam", "sgd", "lbfgs"] {
-        let l = learner("mlp", &[("hidden", "20,10"), ("solver", solver)]);
+    for (solver, dtype) in [
+        ("adam", "f64"),
+        ("sgd", "f64"),
+        ("lbfgs", "f64"),
+        ("adam", "f32"),
+        ("lbfgs", "f32"),
+    ] {
+        let l = learner(
+            "mlp",
+            &[("hidden", "20,10"), ("solver", solver), ("dtype", dtype)],
+        );
         let one = Threads::Count(1).run(|| l.fit(&data)).unwrap().unwrap();
         let two = Threads::Count(2).run(|| l.fit(&data)).unwrap().unwrap();
         let (a, b) = (mlp_of(&one), mlp_of(&two));
-        assert_eq!(a, b, "{solver}");
+        assert_eq!(a, b, "{solver} {dtype}");
         assert_eq!(
             serde_json::to_string(&one).unwrap(),
             serde_json::to_string(&two).unwrap()
         );
         let other = learner(
             "mlp",
-            &[("hidden", "20,10"), ("solver", solver), ("seed", "1")],
+            &[
+                ("hidden", "20,10"),
+                ("solver", solver),
+                ("dtype", dtype),
+                ("seed", "1"),
+            ],
         );
         assert_ne!(mlp_of(&other.fit(&data).unwrap()).params, a.params);
     }

@@ -7,8 +7,8 @@
 
 use hyperplane::data::CsrMatrix;
 use hyperplane::neural::{
-    epoch, train, Activation, Adam, Batch, Budget, EpochData, Layout, Network, Output, Sgd,
-    StepRule, Watch,
+    epoch, train, Activation, Adam, Batch, Budget, Dtype, EpochData, Gradient, Layout, Network,
+    Output, Sgd, StepRule, Watch,
 };
 use hyperplane::Features;
 use ndarray::Array2;
@@ -192,7 +192,7 @@ fn one_epoch_of_sgd_and_adam_matches_scikit_learn() {
                 let mut params = c.start.clone();
                 let mut r = rule(e, params.len());
                 let loss = epoch(
-                    &c.net,
+                    &mut Gradient::new(&c.net, Dtype::F64),
                     &mut params,
                     c.alpha,
                     &data,
@@ -239,7 +239,7 @@ fn whole_stochastic_fits_match_scikit_learn() {
             let mut params = c.start.clone();
             let mut r = rule(f, params.len());
             let trained = train(
-                &c.net,
+                &mut Gradient::new(&c.net, Dtype::F64),
                 &mut params,
                 c.alpha,
                 &data,

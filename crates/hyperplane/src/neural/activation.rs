@@ -32,6 +32,7 @@
 use ndarray::{ArrayView, ArrayView1, ArrayViewMut, Dimension, Zip};
 use serde::{Deserialize, Serialize};
 
+use super::precision::Real;
 use crate::numeric::{logsumexp, sigmoid};
 
 crate::choice_enum! {
@@ -49,25 +50,26 @@ crate::choice_enum! {
 
 impl Activation {
     /// `a = g(a)` in place, `a` holding `z`.
-    pub fn apply<D: Dimension>(self, mut a: ArrayViewMut<f64, D>) {
+    pub fn apply<T: Real, D: Dimension>(self, mut a: ArrayViewMut<T, D>) {
         match self {
             Activation::Identity => {}
             Activation::Sigmoid => a.mapv_inplace(sigmoid),
-            Activation::Tanh => a.mapv_inplace(f64::tanh),
-            Activation::Relu => a.mapv_inplace(|v| v.max(0.0)),
+            Activation::Tanh => a.mapv_inplace(T::tanh),
+            Activation::Relu => a.mapv_inplace(|v| v.max(T::zero())),
         }
     }
 
     /// `delta *= g'(z)`, from the outputs `a = g(z)`.
-    pub fn backward<D: Dimension>(self, a: ArrayView<f64, D>, delta: ArrayViewMut<f64, D>) {
+    pub fn backward<T: Real, D: Dimension>(self, a: ArrayView<T, D>, delta: ArrayViewMut<T, D>) {
         let pairs = Zip::from(delta).and(a);
+        let one = T::one();
         match self {
             Activation::Identity => {}
-            Activation::Sigmoid => pairs.for_each(|d, a| *d *= a * (1.0 - a)),
-            Activation::Tanh => pairs.for_each(|d, a| *d *= 1.0 - a * a),
-            Activation::Relu => pairs.for_each(|d, a| {
-                if *a <= 0.0 {
-                    *d = 0.0
+            Activation::Sigmoid => pairs.for_each(|d, &a| *d *= a * (one - a)),
+            Activation::Tanh => pairs.for_each(|d, &a| *d *= one - a * a),
+            Activation::Relu => pairs.for_each(|d, &a| {
+                if a <= T::zero() {
+                    *d = T::zero()
                 }
             }),
         }

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::activation::Activation;
+use super::precision::Real;
 use crate::data::{Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -80,7 +81,7 @@ impl Layout {
     }
 
     /// `(W_l, b_l)` of the flat parameters.
-    pub fn layer<'p>(&self, params: &'p [f64], l: usize) -> (ArrayView2<'p, f64>, &'p [f64]) {
+    pub fn layer<'p, T>(&self, params: &'p [T], l: usize) -> (ArrayView2<'p, T>, &'p [T]) {
         let (rows, cols) = (self.sizes[l - 1], self.sizes[l]);
         let (w, b) = self.offsets(l);
         (
@@ -91,11 +92,11 @@ impl Layout {
     }
 
     /// `(W_l, b_l)` of the flat parameters, mutable (gradients).
-    pub fn layer_mut<'p>(
+    pub fn layer_mut<'p, T>(
         &self,
-        params: &'p mut [f64],
+        params: &'p mut [T],
         l: usize,
-    ) -> (ArrayViewMut2<'p, f64>, &'p mut [f64]) {
+    ) -> (ArrayViewMut2<'p, T>, &'p mut [T]) {
         let (rows, cols) = (self.sizes[l - 1], self.sizes[l]);
         let (w, b) = self.offsets(l);
         // every weight comes before every bias
@@ -145,12 +146,12 @@ fn block_rows(n: usize) -> usize {
 /// `c = alpha a b + beta c` for a row-major `c`, its blocks of rows computed in parallel
 /// on rayon's current pool (each block a matrix product of its own, so no sum crosses a
 /// block).
-pub fn product(
-    alpha: f64,
-    a: ArrayView2<f64>,
-    b: ArrayView2<f64>,
-    beta: f64,
-    mut c: ArrayViewMut2<f64>,
+pub fn product<T: Real>(
+    alpha: T,
+    a: ArrayView2<T>,
+    b: ArrayView2<T>,
+    beta: T,
+    mut c: ArrayViewMut2<T>,
 ) {
     let (n, cols) = c.dim();
     if n == 0 || cols == 0 {
@@ -158,7 +159,7 @@ pub fn product(
     }
     let size = block_rows(n);
     let c = c.as_slice_mut().expect("a row-major product");
-    let block_product = |(k, block): (usize, &mut [f64])| {
+    let block_product = |(k, block): (usize, &mut [T])| {
         let rows = block.len() / cols;
         let mut block = ArrayViewMut2::from_shape((rows, cols), block).expect("the block's shape");
         let a = a.slice(ndarray::s![k * size..k * size + rows, ..]);
@@ -176,28 +177,21 @@ pub fn product(
     }
 }
 
-/// A batch of input rows as the first layer reads them: dense rows as one matrix (a view
-/// when they are consecutive rows, else gathered once per batch), sparse rows in place.
-pub enum InputRows<'b, 'x> {
+/// A batch of input rows as the first layer reads them, in the passes' precision `T`:
+/// dense rows as one matrix (a view when they are consecutive rows of `f64`, else gathered
+/// once per batch), sparse rows in place.
+pub enum InputRows<'b, 'x, T> {
     /// The rows, one per batch row.
-    Dense(CowArray<'b, f64, Ix2>),
+    Dense(CowArray<'b, T, Ix2>),
     /// The matrix and the batch's rows of it.
     Sparse(&'b Features<'x>, &'b [usize]),
 }
 
-impl<'b, 'x> InputRows<'b, 'x> {
+impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
     /// `rows` of `x`, in that order.
     pub fn of(x: &'b Features<'x>, rows: &'b [usize]) -> Self {
         match x {
-            Features::Dense(a) => {
-                let start = rows.first().copied().unwrap_or(0);
-                let consecutive = rows.iter().enumerate().all(|(k, &i)| i == start + k);
-                InputRows::Dense(if consecutive {
-                    a.slice(ndarray::s![start..start + rows.len(), ..]).into()
-                } else {
-                    a.select(ndarray::Axis(0), rows).into()
-                })
-            }
+            Features::Dense(a) => InputRows::Dense(T::rows_of(a.view(), rows)),
             _ => InputRows::Sparse(x, rows),
         }
     }
@@ -205,9 +199,9 @@ impl<'b, 'x> InputRows<'b, 'x> {
     /// `z += X_b W`: the first layer's product, dense rows through the matrix product,
     /// sparse rows as sums of `W`'s rows scaled by the stored values; blocks of rows in
     /// parallel.
-    pub fn times(&self, w: ArrayView2<f64>, mut z: ArrayViewMut2<f64>) {
+    pub fn times(&self, w: ArrayView2<T>, mut z: ArrayViewMut2<T>) {
         match self {
-            InputRows::Dense(xb) => product(1.0, xb.view(), w, 1.0, z),
+            InputRows::Dense(xb) => product(T::one(), xb.view(), w, T::one(), z),
             InputRows::Sparse(x, rows) => with_rows!(x, |m| {
                 let cols = z.ncols();
                 let size = block_rows(rows.len());
@@ -217,7 +211,8 @@ impl<'b, 'x> InputRows<'b, 'x> {
                     .for_each(|(block, rows)| {
                         for (out, &i) in block.chunks_mut(cols).zip(rows) {
                             m.for_each_in_row(i, |j, v| {
-                                out.iter_mut().zip(w.row(j)).for_each(|(o, w)| *o += v * w)
+                                let v = T::narrow(v);
+                                out.iter_mut().zip(w.row(j)).for_each(|(o, &w)| *o += v * w)
                             });
                         }
                     });
@@ -228,14 +223,14 @@ impl<'b, 'x> InputRows<'b, 'x> {
     /// `grad = X_b^T delta`: the first layer's weight gradient (before the penalty), dense
     /// rows through the matrix product, sparse rows scattering each stored value's row of
     /// `delta`.
-    pub fn transpose_times(&self, delta: ArrayView2<f64>, mut grad: ArrayViewMut2<f64>) {
+    pub fn transpose_times(&self, delta: ArrayView2<T>, mut grad: ArrayViewMut2<T>) {
         match self {
-            InputRows::Dense(xb) => product(1.0, xb.t(), delta, 0.0, grad),
+            InputRows::Dense(xb) => product(T::one(), xb.t(), delta, T::zero(), grad),
             InputRows::Sparse(x, rows) => with_rows!(x, |m| {
-                grad.fill(0.0);
+                grad.fill(T::zero());
                 for (r, &i) in rows.iter().enumerate() {
                     let d = delta.row(r);
-                    m.for_each_in_row(i, |j, v| grad.row_mut(j).scaled_add(v, &d));
+                    m.for_each_in_row(i, |j, v| grad.row_mut(j).scaled_add(T::narrow(v), &d));
                 }
             }),
         }

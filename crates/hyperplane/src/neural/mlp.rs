@@ -24,8 +24,9 @@ use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
 use super::activation::{Activation, Output};
-use super::backprop::{Batch, Network};
+use super::backprop::{Batch, Gradient, Network};
 use super::layers::Layout;
+use super::precision::Dtype;
 use super::stochastic::{epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Watch};
 use crate::data::split::train_test_split;
 use crate::data::{Dataset, Features, Label};
@@ -93,6 +94,7 @@ crate::params! {
         pub beta_2: f64,
         pub epsilon: f64,
         pub n_iter_no_change: usize,
+        pub dtype: Dtype,
     }
     schema "mlp" {
         /// units of each hidden layer, comma-separated (`64,32`: two layers); `none`: no hidden layer (a linear model)
@@ -135,6 +137,8 @@ crate::params! {
         epsilon = "1e-8", positive => epsilon;
         /// `adam`, `sgd`: stale epochs allowed in a row before stopping
         n_iter_no_change = "10", at_least_1 => n_iter_no_change;
+        /// the precision of training's matrix products: `f64`, or `f32` (about twice as fast; the loss, the optimiser and the saved weights stay `f64`)
+        dtype = "f64", "`f64`, `f32`" => dtype;
     }
 }
 
@@ -161,6 +165,7 @@ impl Default for Training {
             beta_2: 0.999,
             epsilon: 1e-8,
             n_iter_no_change: 10,
+            dtype: Dtype::F64,
         }
     }
 }
@@ -386,8 +391,9 @@ impl Training {
                 weights,
             };
             let mut curve = Vec::new();
+            let mut gradient = Gradient::new(net, self.dtype);
             let mut f = Function::new(params.len(), |w: &[f64], g: &mut [f64]| {
-                let v = net.loss_grad(w, self.alpha, &batch, g);
+                let v = gradient.loss_grad(w, self.alpha, &batch, g);
                 curve.push(v);
                 v
             });
@@ -451,7 +457,7 @@ impl Training {
                 .then_some(&mut validate as &mut dyn FnMut(&[f64]) -> f64),
         };
         let trained = train(
-            net,
+            &mut Gradient::new(net, self.dtype),
             &mut params,
             self.alpha,
             &data,
@@ -711,7 +717,7 @@ impl MlpState {
             weights: weights.as_deref(),
         };
         let loss = epoch(
-            &self.model.network,
+            &mut Gradient::new(&self.model.network, self.training.dtype),
             &mut params,
             self.training.alpha,
             &data,

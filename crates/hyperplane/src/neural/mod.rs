@@ -22,6 +22,7 @@
 //! - [`layers`]: the layout of the parameters, Glorot's initialisation, the first layer's
 //!   products with dense or sparse rows.
 //! - [`backprop`]: the forward pass, the loss of a batch and its gradient.
+//! - [`precision`]: training's passes in `f64` or, faster, `f32` (`dtype`).
 //! - [`stochastic`]: mini-batch SGD with (Nesterov's) momentum and its step schedules,
 //!   Adam, an epoch, and training by epochs until the loss stops improving.
 //! - [`mlp`]: the kinds `mlp` and `mlp-regressor` ([`Mlp`], [`MlpRegressor`]) and their
@@ -36,12 +37,14 @@ pub mod activation;
 pub mod backprop;
 pub mod layers;
 pub mod mlp;
+pub mod precision;
 pub mod stochastic;
 
 pub use activation::{Activation, Output};
-pub use backprop::{Batch, Network};
+pub use backprop::{Batch, Gradient, Network};
 pub use layers::Layout;
 pub use mlp::{ClassLoss, Mlp, MlpModel, MlpRegressor, MlpState, Optimizer, Stop, Training};
+pub use precision::Dtype;
 pub use stochastic::{
     epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Trained, Watch,
 };

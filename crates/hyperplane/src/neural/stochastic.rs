@@ -23,7 +23,7 @@
 
 use ndarray::ArrayView2;
 
-use super::backprop::{Batch, Network};
+use super::backprop::{Batch, Gradient};
 use crate::data::Features;
 use crate::optim::ConvergenceWarning;
 use crate::rng::Rng;
@@ -179,7 +179,7 @@ pub struct EpochData<'b, 'x> {
 /// One epoch over `order` in batches of `batch_size` (at least 1), a step of `rule` after
 /// each; returns `sum_b |b| J_b / |order|`.
 pub fn epoch(
-    net: &Network,
+    gradient: &mut Gradient,
     params: &mut [f64],
     alpha: f64,
     data: &EpochData,
@@ -196,7 +196,7 @@ pub fn epoch(
             y: data.y,
             weights: data.weights,
         };
-        total += net.loss_grad(params, alpha, &batch, &mut grad) * rows.len() as f64;
+        total += gradient.loss_grad(params, alpha, &batch, &mut grad) * rows.len() as f64;
         rule.step(params, &grad);
     }
     total / order.len().max(1) as f64
@@ -246,7 +246,7 @@ pub struct Trained {
 /// Epochs of `rule` over the rows of `data` (module doc), in the order given or, with
 /// `watch.shuffle`, in a new order each epoch.
 pub fn train(
-    net: &Network,
+    gradient: &mut Gradient,
     params: &mut [f64],
     alpha: f64,
     data: &EpochData,
@@ -268,7 +268,15 @@ pub fn train(
         if let Some(rng) = watch.shuffle.as_deref_mut() {
             rng.shuffle(&mut order);
         }
-        let loss = epoch(net, params, alpha, data, &order, budget.batch_size, rule);
+        let loss = epoch(
+            gradient,
+            params,
+            alpha,
+            data,
+            &order,
+            budget.batch_size,
+            rule,
+        );
         trained.loss_curve.push(loss);
         if !loss.is_finite() {
             trained.warning = Some(ConvergenceWarning::Diverged { iteration: it });
