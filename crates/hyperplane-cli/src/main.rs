@@ -308,6 +308,7 @@ const INTERNAL_ERROR: u8 = 70;
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(report_panic));
+    hyperplane::memory::keep_freed_memory();
     match std::panic::catch_unwind(run_cli) {
         Ok(code) => code,
         Err(_) => ExitCode::from(INTERNAL_ERROR),

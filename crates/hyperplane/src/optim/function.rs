@@ -66,6 +66,8 @@ pub struct Function<F: FnMut(&[f64], &mut [f64]) -> f64> {
     d: Vec<f64>,
     trial: Vec<f64>,
     grad: Vec<f64>,
+    /// The step and value of the point in `trial` (and its gradient in `grad`).
+    last: Option<(f64, f64)>,
     /// Evaluations of the closure so far.
     pub evaluations: usize,
 }
@@ -80,17 +82,26 @@ impl<F: FnMut(&[f64], &mut [f64]) -> f64> Function<F> {
             d: vec![0.0; dim],
             trial: vec![0.0; dim],
             grad: vec![0.0; dim],
+            last: None,
             evaluations: 0,
         }
     }
 
-    /// `f` and its gradient (in `self.grad`) at `w + a d`, the point left in `self.trial`.
+    /// `f` and its gradient (in `self.grad`) at `w + a d`, the point left in `self.trial`;
+    /// the line search's last trial is not evaluated again when it is accepted.
     fn at(&mut self, a: f64) -> f64 {
+        if let Some((last, f)) = self.last {
+            if last == a {
+                return f;
+            }
+        }
         for ((t, w), d) in self.trial.iter_mut().zip(&self.w).zip(&self.d) {
             *t = w + a * d;
         }
         self.evaluations += 1;
-        (self.f)(&self.trial, &mut self.grad)
+        let f = (self.f)(&self.trial, &mut self.grad);
+        self.last = Some((a, f));
+        f
     }
 }
 
@@ -105,6 +116,7 @@ impl<F: FnMut(&[f64], &mut [f64]) -> f64> Differentiable for Function<F> {
     fn line_start(&mut self, w: &[f64], d: &[f64]) {
         self.w.copy_from_slice(w);
         self.d.copy_from_slice(d);
+        self.last = None;
     }
     fn line(&mut self, a: f64) -> (f64, f64) {
         let f = self.at(a);

@@ -420,6 +420,21 @@ mod solver_tests {
             );
             assert!(f.evaluations > 0);
         }
+        // the step the line search accepts is not evaluated a second time
+        let mut points: Vec<Vec<f64>> = Vec::new();
+        let mut f = Function::new(2, |w: &[f64], g: &mut [f64]| {
+            points.push(w.to_vec());
+            rosenbrock(w, g)
+        });
+        let (_, c) = Solver::Lbfgs
+            .minimize(&mut f, vec![-1.2, 1.0], &settings(200, 1.0))
+            .unwrap();
+        assert!(points.windows(2).all(|p| p[0] != p[1]), "{points:?}");
+        assert!(
+            points.len() <= 2 * c.iterations,
+            "{} evaluations",
+            points.len()
+        );
         for solver in [Solver::Newton, Solver::NewtonLs, Solver::NewtonCholesky] {
             let mut f = Function::new(2, rosenbrock);
             let e = solver
