@@ -113,6 +113,27 @@ fn a_file_is_written_back_as_it_was_read() {
 }
 
 #[test]
+fn bytes_in_memory_load_as_the_file_does() {
+    for model in ["multinomial_nb_text", "softmax", "ridge"] {
+        let path = fixture(&format!("{model}.json"));
+        let bytes = std::fs::read(&path).unwrap();
+        let (file, memory) = (
+            Pipeline::load_any(&path).unwrap(),
+            Pipeline::load_any_bytes(&bytes, &path).unwrap(),
+        );
+        assert_eq!(memory.kind(), file.kind(), "{model}");
+        assert_eq!(memory.classes(), file.classes(), "{model}");
+        let e = Pipeline::load_any_bytes(&bytes[..bytes.len() / 2], &path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("{model}.json")) && e.contains("truncated"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn an_unknown_or_doubled_model_body_is_a_clear_error() {
     let text = std::fs::read_to_string(fixture("softmax.json")).unwrap();
     let dir = tempfile::tempdir().unwrap();

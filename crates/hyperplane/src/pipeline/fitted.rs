@@ -254,7 +254,13 @@ impl Pipeline {
 
     /// Reads a model file written by [`Pipeline::save`].
     pub fn load(path: &Path) -> Result<Pipeline> {
-        let (info, pipeline) = persist::load::<Pipeline>(path)?;
+        Self::load_bytes(&crate::data::file::read(path)?, path)
+    }
+
+    /// [`Pipeline::load`] of a model file's bytes held in memory; `path` names it in
+    /// error messages.
+    pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Pipeline> {
+        let (info, pipeline) = persist::load_bytes::<Pipeline>(bytes, path)?;
         pipeline
             .validate(&info.model_kind)
             .map_err(|e| Error::ModelFile {
