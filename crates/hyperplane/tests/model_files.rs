@@ -133,6 +133,17 @@ fn bytes_in_memory_load_as_the_file_does() {
     }
 }
 
+/// Found by fuzzing: `inspect`'s summary named all the columns of a LIBSVM model to pick
+/// its top features, billions of strings for one index of 3e9 (an abort).
+#[test]
+fn a_libsvm_model_of_a_huge_width_is_summarised_without_naming_every_column() {
+    let text = "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho 0\n\
+                label 1 -1\nnr_sv 1 1\nSV\n1 1:1 3000000000:0.5\n-1 2:1\n";
+    let p = Pipeline::load_any_bytes(text.as_bytes(), Path::new("wide.model")).unwrap();
+    let summary = p.summary(3);
+    assert_eq!(summary.n_features, 3_000_000_000);
+}
+
 #[test]
 fn an_unknown_or_doubled_model_body_is_a_clear_error() {
     let text = std::fs::read_to_string(fixture("softmax.json")).unwrap();
