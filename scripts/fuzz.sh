@@ -106,8 +106,8 @@ wait
 
 printf '%-12s %12s %8s  %s\n' target executions seconds findings
 for t in "${targets[@]}"; do
-    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "logs/$t.log" | awk '{ print $2 }' | tail -1)
-    secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "logs/$t.log" | awk '{ print $5 }' | tail -1)
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "logs/$t.log" | awk '{ print $2 }' | tail -1 || true)
+    secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "logs/$t.log" | awk '{ print $5 }' | tail -1 || true)
     found=$(find "artifacts/$t" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | sort | tr '\n' ' ')
     if [ -z "$execs" ]; then
         found="no final stats (see fuzz/logs/$t.log) $found"
