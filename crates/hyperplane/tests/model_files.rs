@@ -113,6 +113,38 @@ fn a_file_is_written_back_as_it_was_read() {
 }
 
 #[test]
+fn bytes_in_memory_load_as_the_file_does() {
+    for model in ["multinomial_nb_text", "softmax", "ridge"] {
+        let path = fixture(&format!("{model}.json"));
+        let bytes = std::fs::read(&path).unwrap();
+        let (file, memory) = (
+            Pipeline::load_any(&path).unwrap(),
+            Pipeline::load_any_bytes(&bytes, &path).unwrap(),
+        );
+        assert_eq!(memory.kind(), file.kind(), "{model}");
+        assert_eq!(memory.classes(), file.classes(), "{model}");
+        let e = Pipeline::load_any_bytes(&bytes[..bytes.len() / 2], &path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("{model}.json")) && e.contains("truncated"),
+            "{e}"
+        );
+    }
+}
+
+/// Found by fuzzing: `inspect`'s summary named all the columns of a LIBSVM model to pick
+/// its top features, billions of strings for one index of 3e9 (an abort).
+#[test]
+fn a_libsvm_model_of_a_huge_width_is_summarised_without_naming_every_column() {
+    let text = "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho 0\n\
+                label 1 -1\nnr_sv 1 1\nSV\n1 1:1 3000000000:0.5\n-1 2:1\n";
+    let p = Pipeline::load_any_bytes(text.as_bytes(), Path::new("wide.model")).unwrap();
+    let summary = p.summary(3);
+    assert_eq!(summary.n_features, 3_000_000_000);
+}
+
+#[test]
 fn an_unknown_or_doubled_model_body_is_a_clear_error() {
     let text = std::fs::read_to_string(fixture("softmax.json")).unwrap();
     let dir = tempfile::tempdir().unwrap();

@@ -88,9 +88,13 @@ pub fn save<T: Serialize>(path: &Path, model_kind: &str, model: &T) -> Result<()
 
 /// Reads a model file written by [`save`], checking the envelope first.
 pub fn load<T: DeserializeOwned>(path: &Path) -> Result<(FileInfo, T)> {
-    let bytes = crate::data::file::read(path)?;
-    let info = read_head(path, &bytes)?;
-    let body: EnvelopeIn<T> = serde_json::from_slice(&bytes).map_err(|e| Error::ModelFile {
+    load_bytes(&crate::data::file::read(path)?, path)
+}
+
+/// [`load`] of a model file's bytes held in memory; `path` names it in error messages.
+pub fn load_bytes<T: DeserializeOwned>(bytes: &[u8], path: &Path) -> Result<(FileInfo, T)> {
+    let info = read_head(path, bytes)?;
+    let body: EnvelopeIn<T> = serde_json::from_slice(bytes).map_err(|e| Error::ModelFile {
         path: path.to_path_buf(),
         reason: format!(
             "the {} model inside is damaged or from an incompatible build: {e}",

@@ -213,25 +213,54 @@ impl Pipeline {
 
     /// Names of the model's input features (vocabulary, encoded columns, or `x1, x2...`).
     pub fn feature_names(&self) -> Vec<String> {
+        let listed = self.listed_feature_names();
+        if !listed.is_empty() {
+            return listed;
+        }
+        let width = match &self.input {
+            InputStage::Text(v) => v.n_features(),
+            InputStage::Table(_) => 0,
+            InputStage::Matrix { n_features } => *n_features,
+        };
+        (0..width)
+            .map_while(|j| self.generated_feature_name(j))
+            .collect()
+    }
+
+    /// The feature names the input stage holds (a vocabulary, encoded columns); empty
+    /// when they come from the index (hashed text, LIBSVM columns).
+    fn listed_feature_names(&self) -> Vec<String> {
         match &self.input {
-            InputStage::Text(v) => match v.feature_names() {
-                Some(names) => names.to_vec(),
-                None => (0..v.n_features()).map(|j| format!("hash{j}")).collect(),
-            },
+            InputStage::Text(v) => v
+                .feature_names()
+                .map(<[String]>::to_vec)
+                .unwrap_or_default(),
             InputStage::Table(enc) => enc.feature_names(),
-            InputStage::Matrix { n_features } => {
-                (1..=*n_features).map(|j| format!("x{j}")).collect()
-            }
+            InputStage::Matrix { .. } => Vec::new(),
         }
     }
 
-    /// The `k` most indicative features of each class, by name.
+    /// The name of feature `j` when it comes from the index: `hash{j}` for hashed text,
+    /// `x{j + 1}` for a LIBSVM column; `None` otherwise or past the width.
+    fn generated_feature_name(&self, j: usize) -> Option<String> {
+        match &self.input {
+            InputStage::Text(v) if v.feature_names().is_none() && j < v.n_features() => {
+                Some(format!("hash{j}"))
+            }
+            InputStage::Matrix { n_features } if j < *n_features => Some(format!("x{}", j + 1)),
+            _ => None,
+        }
+    }
+
+    /// The `k` most indicative features of each class, by name. Only the named features
+    /// are looked up: a width from a LIBSVM index or hashing can be millions of names.
     pub fn top_features(&self, k: usize) -> Vec<(Label, Vec<(String, f64)>)> {
-        let names = self.feature_names();
+        let names = self.listed_feature_names();
         let name = |j: usize| {
             names
                 .get(j)
                 .cloned()
+                .or_else(|| self.generated_feature_name(j))
                 .unwrap_or_else(|| format!("feature{j}"))
         };
         self.model
@@ -254,7 +283,13 @@ impl Pipeline {
 
     /// Reads a model file written by [`Pipeline::save`].
     pub fn load(path: &Path) -> Result<Pipeline> {
-        let (info, pipeline) = persist::load::<Pipeline>(path)?;
+        Self::load_bytes(&crate::data::file::read(path)?, path)
+    }
+
+    /// [`Pipeline::load`] of a model file's bytes held in memory; `path` names it in
+    /// error messages.
+    pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Pipeline> {
+        let (info, pipeline) = persist::load_bytes::<Pipeline>(bytes, path)?;
         pipeline
             .validate(&info.model_kind)
             .map_err(|e| Error::ModelFile {

@@ -64,11 +64,16 @@ impl Pipeline {
     /// Reads a model file of either kind: ours (written by [`Pipeline::save`]) or
     /// LIBSVM's (its first line starts with `svm_type `).
     pub fn load_any(path: &Path) -> Result<Pipeline> {
-        let bytes = crate::data::file::read(path)?;
-        if libsvm_format::is_libsvm_model(&bytes) {
-            Self::from_libsvm_bytes(path, &bytes)
+        Self::load_any_bytes(&crate::data::file::read(path)?, path)
+    }
+
+    /// [`Pipeline::load_any`] of a model file's bytes held in memory; `path` names it in
+    /// error messages.
+    pub fn load_any_bytes(bytes: &[u8], path: &Path) -> Result<Pipeline> {
+        if libsvm_format::is_libsvm_model(bytes) {
+            Self::from_libsvm_bytes(path, bytes)
         } else {
-            Pipeline::load(path)
+            Pipeline::load_bytes(bytes, path)
         }
     }
 
