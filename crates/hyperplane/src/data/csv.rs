@@ -15,12 +15,14 @@
 //!
 //! **Typing.** Fields are trimmed. A column is [`Column::Numeric`] when every present value
 //! of its first 1,000 data rows parses as an `f64`, otherwise [`Column::Categorical`]
-//! holding the text. In a numeric column a later value that is not a number, or is `nan` or
+//! holding the text interned: each distinct value once, found by hash from the field's
+//! bytes, and a level code per row. In a numeric column a later value that is not a number, or is `nan` or
 //! `inf` (non-finite values are not data), is an error naming its line and column.
 //!
 //! **Streaming.** [`read`] parses the file record by record from a buffered reader: numbers
 //! are parsed from the bytes of their fields, so a numeric table costs the memory of its
-//! `f64` values, never of its text.
+//! `f64` values, never of its text, and a categorical column 4 bytes a row plus its
+//! distinct values.
 
 use std::collections::HashSet;
 use std::io::{BufReader, Read, Seek, SeekFrom};
@@ -28,7 +30,7 @@ use std::path::Path;
 
 use ::csv::{ByteRecord, ReaderBuilder, StringRecord, Trim};
 
-use crate::data::input::{Column, LabelledInput, RawInput, Table};
+use crate::data::input::{Column, Interner, LabelledInput, RawInput, Table};
 use crate::data::labels::Label;
 use crate::data::options::{LabelColumn, MissingPolicy, ReadOptions};
 use crate::error::{Error, Result};
@@ -147,9 +149,9 @@ fn parse_records<R: Read>(
                 .filter(|f| !is_missing(f))
                 .peekable();
             if present.peek().is_some() && present.all(|f| number(f).is_some()) {
-                Column::Numeric(Vec::new())
+                Building::Numeric(Vec::new())
             } else {
-                Column::Categorical(Vec::new())
+                Building::Categorical(Interner::default())
             }
         })
         .collect();
@@ -190,10 +192,25 @@ fn parse_records<R: Read>(
             .iter()
             .map(|&j| shape.names[j].clone())
             .collect(),
-        columns: rows.columns,
+        columns: rows.columns.into_iter().map(Building::finish).collect(),
         first_line,
     };
     Ok((table, label.map(|_| rows.labels)))
+}
+
+/// A feature column as its rows arrive.
+enum Building {
+    Numeric(Vec<f64>),
+    Categorical(Interner),
+}
+
+impl Building {
+    fn finish(self) -> Column {
+        match self {
+            Building::Numeric(v) => Column::Numeric(v),
+            Building::Categorical(c) => Column::Categorical(c.finish()),
+        }
+    }
 }
 
 /// The columns of a table as its rows arrive.
@@ -205,7 +222,7 @@ struct Rows<'a> {
     /// The fields that are features, in order.
     features: Vec<usize>,
     /// One per feature, typed before the first row arrives.
-    columns: Vec<Column>,
+    columns: Vec<Building>,
     labels: Vec<Label>,
     /// The file line of the first row kept.
     first_line: Option<usize>,
@@ -264,7 +281,7 @@ impl Rows<'_> {
                     ))
                 }
                 (MissingPolicy::DropRows, _) => return Ok(()),
-                (MissingPolicy::AsCategory, Column::Numeric(_)) => {
+                (MissingPolicy::AsCategory, Building::Numeric(_)) => {
                     return Err(at(
                         j,
                         format!(
@@ -275,13 +292,13 @@ impl Rows<'_> {
                         found,
                     ))
                 }
-                (MissingPolicy::AsCategory, Column::Categorical(_)) => {}
+                (MissingPolicy::AsCategory, Building::Categorical(_)) => {}
             }
         }
         for (&j, column) in self.features.iter().zip(&mut self.columns) {
             let field = &record[j];
             match column {
-                Column::Numeric(values) => match number(field) {
+                Building::Numeric(values) => match number(field) {
                     Some(v) if v.is_finite() => values.push(v),
                     Some(_) => {
                         return Err(at(
@@ -302,11 +319,9 @@ impl Rows<'_> {
                         ))
                     }
                 },
-                Column::Categorical(values) => values.push(if is_missing(field) {
-                    MISSING.to_string()
-                } else {
-                    text(j)?.to_string()
-                }),
+                Building::Categorical(values) => {
+                    values.push(if is_missing(field) { MISSING } else { text(j)? })
+                }
             }
         }
         if let Some(li) = self.label {
@@ -557,8 +572,12 @@ mod tests {
         let Column::Categorical(workclass) = &t.columns[1] else {
             panic!("workclass should be categorical")
         };
-        assert_eq!(workclass[4], "?");
-        assert_eq!(workclass[0], "Private");
+        assert_eq!(workclass.get(4), "?");
+        assert_eq!(workclass.get(0), "Private");
+        // interned: each distinct text once, a code per row
+        assert_eq!(workclass.levels()[0], "Private");
+        assert_eq!(workclass.codes().len(), 299);
+        assert!(workclass.levels().len() < 10);
         let y = got.labels.unwrap();
         assert_eq!(y.len(), 299);
         assert_eq!(y[0], Label::from("<=50K"));
@@ -576,6 +595,7 @@ mod tests {
         for c in &t.columns {
             if let Column::Categorical(v) = c {
                 assert!(v.iter().all(|s| s != "?"));
+                assert!(!v.levels().iter().any(|s| s == "?"));
             }
         }
     }
@@ -654,7 +674,7 @@ mod tests {
         assert_eq!(t.names, ["a", "b"]);
         assert_eq!(
             t.columns[1],
-            Column::Categorical(vec!["x".into(), "y".into()])
+            Column::Categorical(["x", "y"].into_iter().collect())
         );
     }
 
@@ -719,7 +739,7 @@ mod tests {
         let (t, _) = parse_str(text, &with_missing(MissingPolicy::AsCategory)).unwrap();
         assert_eq!(
             t.columns[1],
-            Column::Categorical(vec!["x".into(), "?".into(), "?".into()])
+            Column::Categorical(["x", "?", "?"].into_iter().collect())
         );
     }
 
@@ -814,7 +834,9 @@ mod tests {
         let (t, _) = parse_str(&text, &ReadOptions::default()).unwrap();
         assert_eq!(t.n_rows(), TYPE_ROWS + 5);
         assert!(matches!(&t.columns[0], Column::Numeric(v) if v[TYPE_ROWS + 4] == 1004.0));
-        assert!(matches!(&t.columns[1], Column::Categorical(v) if v[7] == "c1"));
+        assert!(
+            matches!(&t.columns[1], Column::Categorical(v) if v.get(7) == "c1" && v.levels().len() == 3)
+        );
         text.push_str("twelve,c0,1\n");
         let e = err(&text, &ReadOptions::default());
         let line = TYPE_ROWS + 7;

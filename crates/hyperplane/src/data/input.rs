@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use crate::data::labels::Label;
 use crate::data::matrix::Features;
+use crate::error::{Error, Result};
+use crate::text::vocabulary::TermIndex;
 
 /// One column of a delimited table.
 #[derive(Clone, Debug, PartialEq)]
@@ -11,7 +13,103 @@ pub enum Column {
     /// Every value parsed as a number.
     Numeric(Vec<f64>),
     /// At least one value is not a number: the column is categorical.
-    Categorical(Vec<String>),
+    Categorical(Categories),
+}
+
+/// The values of a categorical column, interned: each distinct text once (its level) and
+/// one level code per row. Two columns are equal when their rows hold the same texts,
+/// whatever the order of their levels.
+#[derive(Clone, Debug, Default)]
+pub struct Categories {
+    levels: Vec<String>,
+    codes: Vec<u32>,
+}
+
+impl Categories {
+    /// The column whose row `i` is `levels[codes[i]]`; a code out of range is an error.
+    pub fn new(levels: Vec<String>, codes: Vec<u32>) -> Result<Self> {
+        match codes.iter().position(|&c| c as usize >= levels.len()) {
+            Some(i) => Err(Error::data(format!(
+                "category code {} of row {} is out of range: there are {} levels",
+                codes[i],
+                i + 1,
+                levels.len()
+            ))),
+            None => Ok(Categories { levels, codes }),
+        }
+    }
+    /// The distinct texts, in order of first appearance (a row selection may leave some
+    /// unused).
+    pub fn levels(&self) -> &[String] {
+        &self.levels
+    }
+    /// Per row, the index of its text in [`Categories::levels`].
+    pub fn codes(&self) -> &[u32] {
+        &self.codes
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+    /// True when the column has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+    /// The text of row `i`.
+    pub fn get(&self, i: usize) -> &str {
+        &self.levels[self.codes[i] as usize]
+    }
+    /// The texts of the rows, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.codes.iter().map(|&c| self.levels[c as usize].as_str())
+    }
+    /// The rows `rows` (in that order, repeats allowed), sharing these levels.
+    pub fn select_rows(&self, rows: &[usize]) -> Categories {
+        Categories {
+            levels: self.levels.clone(),
+            codes: rows.iter().map(|&i| self.codes[i]).collect(),
+        }
+    }
+}
+
+impl PartialEq for Categories {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for Categories {
+    fn from_iter<I: IntoIterator<Item = S>>(values: I) -> Self {
+        let mut column = Interner::default();
+        for v in values {
+            column.push(v.as_ref());
+        }
+        column.finish()
+    }
+}
+
+/// Builds [`Categories`] row by row: a hash index from text to level code, so a repeated
+/// text costs one lookup and no allocation.
+#[derive(Debug, Default)]
+pub(crate) struct Interner {
+    index: TermIndex,
+    codes: Vec<u32>,
+}
+
+impl Interner {
+    /// Appends a row holding `value`.
+    #[inline]
+    pub(crate) fn push(&mut self, value: &str) {
+        let code = self.index.get_or_insert(value);
+        self.codes.push(code);
+    }
+    /// The column.
+    pub(crate) fn finish(self) -> Categories {
+        Categories {
+            levels: self.index.into_terms(),
+            codes: self.codes,
+        }
+    }
 }
 
 impl Column {
@@ -91,9 +189,7 @@ impl Table {
             .iter()
             .map(|c| match c {
                 Column::Numeric(v) => Column::Numeric(rows.iter().map(|&i| v[i]).collect()),
-                Column::Categorical(v) => {
-                    Column::Categorical(rows.iter().map(|&i| v[i].clone()).collect())
-                }
+                Column::Categorical(v) => Column::Categorical(v.select_rows(rows)),
             })
             .collect();
         Table {
@@ -119,9 +215,9 @@ impl RawInput {
 impl LabelledInput {
     /// The labels, or an error naming the source and what needed them (`purpose`, e.g.
     /// "training needs one label per row").
-    pub fn require_labels(&self, purpose: &str) -> crate::error::Result<&[Label]> {
+    pub fn require_labels(&self, purpose: &str) -> Result<&[Label]> {
         self.labels.as_deref().ok_or_else(|| {
-            crate::error::Error::data(format!(
+            Error::data(format!(
                 "{} has no labels; {purpose} (see --label-col)",
                 self.source.display()
             ))

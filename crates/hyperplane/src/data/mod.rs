@@ -15,6 +15,6 @@ pub mod text_files;
 
 pub use borrowed::{CsrRef, CsrView};
 pub use dataset::Dataset;
-pub use input::{Column, LabelledInput, RawInput, Table};
+pub use input::{Categories, Column, LabelledInput, RawInput, Table};
 pub use labels::Label;
 pub use matrix::{CsrBuilder, CsrMatrix, Features, RowAccess};

@@ -16,6 +16,7 @@
 //! that the reader now parsed as numbers is turned back into text with [`number_text`], and
 //! a number also matches a category whose text parses to the same value (`3` matches `3.0`).
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use ndarray::Array2;
@@ -115,7 +116,18 @@ impl TabularEncoder {
                         ColumnKind::Numeric
                     }
                     Column::Categorical(v) => {
-                        let mut cats = v.clone();
+                        // the levels some row holds (a row selection may leave others)
+                        let mut used = vec![false; v.levels().len()];
+                        for &c in v.codes() {
+                            used[c as usize] = true;
+                        }
+                        let mut cats: Vec<String> = v
+                            .levels()
+                            .iter()
+                            .zip(used)
+                            .filter(|&(_, u)| u)
+                            .map(|(l, _)| l.clone())
+                            .collect();
                         cats.sort_unstable();
                         cats.dedup();
                         ColumnKind::Categorical(cats)
@@ -384,35 +396,53 @@ fn check_finite_column(values: &[f64], name: &str, j: usize, first_line: usize) 
 }
 
 /// The values of a column fitted as numeric; text that is not a number is a parse error.
-fn numeric_values(
-    column: &Column,
+/// Each distinct text is parsed once.
+fn numeric_values<'t>(
+    column: &'t Column,
     name: &str,
     j: usize,
     table: &Table,
     source: &Path,
-) -> Result<Vec<f64>> {
+) -> Result<Cow<'t, [f64]>> {
     match column {
-        Column::Numeric(v) => Ok(v.clone()),
-        Column::Categorical(text) => text
-            .iter()
-            .enumerate()
-            .map(|(row, s)| {
-                s.trim().parse::<f64>().map_err(|_| Error::Parse {
-                    file: source.to_path_buf(),
-                    line: table.first_line + row,
-                    column: j + 1,
-                    expected: format!("a number in column {name:?} (numeric in the training data)"),
-                    found: format!("{s:?}"),
+        Column::Numeric(v) => Ok(Cow::Borrowed(v)),
+        Column::Categorical(text) => {
+            let parsed: Vec<Option<f64>> = text
+                .levels()
+                .iter()
+                .map(|s| s.trim().parse::<f64>().ok())
+                .collect();
+            text.codes()
+                .iter()
+                .enumerate()
+                .map(|(row, &c)| {
+                    parsed[c as usize].ok_or_else(|| Error::Parse {
+                        file: source.to_path_buf(),
+                        line: table.first_line + row,
+                        column: j + 1,
+                        expected: format!(
+                            "a number in column {name:?} (numeric in the training data)"
+                        ),
+                        found: format!("{:?}", text.get(row)),
+                    })
                 })
-            })
-            .collect(),
+                .collect()
+        }
     }
 }
 
-/// The index of each value in the sorted categories `cats` (`None` when unseen).
+/// The index of each value in the sorted categories `cats` (`None` when unseen). Each
+/// level of a categorical column is looked up once.
 fn category_codes(column: &Column, cats: &[String]) -> Vec<Option<usize>> {
     match column {
-        Column::Categorical(text) => text.iter().map(|s| cats.binary_search(s).ok()).collect(),
+        Column::Categorical(text) => {
+            let fitted: Vec<Option<usize>> = text
+                .levels()
+                .iter()
+                .map(|l| cats.binary_search(l).ok())
+                .collect();
+            text.codes().iter().map(|&c| fitted[c as usize]).collect()
+        }
         Column::Numeric(values) => {
             // Categories that read as numbers, by value; on equal values the first in
             // sorted text order wins.
@@ -443,7 +473,7 @@ mod tests {
     use std::path::PathBuf;
 
     fn text(v: &[&str]) -> Column {
-        Column::Categorical(v.iter().map(|s| s.to_string()).collect())
+        Column::Categorical(v.iter().collect())
     }
 
     fn table(names: &[&str], columns: Vec<Column>) -> Table {
