@@ -56,6 +56,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import ONE_THREAD, PY_ENV, ROOT, median, timed  # noqa: E402
+from tabular import SKLEARN as SKLEARN_TABLE  # noqa: E402
 
 ADULT = os.path.join(ROOT, "..", "shared", "data", "adult")
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
@@ -269,34 +270,6 @@ def bench_sgd(train, test, repeats):
               f"{every[name][0][1]:.4f} / {theirs[name][0][1]:.4f} |")
 
 
-SKLEARN_CSV = r'''
-import json, sys, time, warnings
-t0 = time.perf_counter()
-import pandas as pd
-from sklearn.compose import ColumnTransformer
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder
-imported = time.perf_counter()
-train = pd.read_csv(sys.argv[1], skipinitialspace=True)
-y = train.pop("income")
-text = [c for c in train.columns if not pd.api.types.is_numeric_dtype(train[c])]
-model = make_pipeline(ColumnTransformer([("onehot", OneHotEncoder(handle_unknown="ignore"), text)],
-                                        remainder="passthrough"), LogisticRegression())
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always", ConvergenceWarning)
-    model.fit(train, y)
-fit = time.perf_counter() - imported
-test = pd.read_csv(sys.argv[2], skipinitialspace=True)
-yt = test.pop("income")
-print(json.dumps({"fit_seconds": fit, "import_seconds": imported - t0,
-                  "accuracy": float((model.predict(test) == yt).mean()),
-                  "iterations": int(model[-1].n_iter_.max()),
-                  "converged": not any(issubclass(w.category, ConvergenceWarning) for w in caught)}))
-'''
-
-
 def bench_adult_csv(repeats, tmp):
     """`hyperplane train` on the raw UCI Adult CSV (one-hot of the text columns, numbers
     unscaled) with each logistic solver, whole process, against scikit-learn's default
@@ -326,7 +299,7 @@ def bench_adult_csv(repeats, tmp):
 
     def sklearn():
         t = time.perf_counter()
-        o, rss = timed([sys.executable, "-c", SKLEARN_CSV, train, test], env=PY_ENV)
+        o, rss = timed([sys.executable, "-c", SKLEARN_TABLE, train, test, "logistic-regression"], env=PY_ENV)
         return time.perf_counter() - t, o, rss
 
     solvers = ("auto", "newton-cholesky", "newton", "newton-ls", "lbfgs")

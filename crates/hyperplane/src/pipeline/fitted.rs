@@ -179,6 +179,9 @@ impl Pipeline {
             (InputStage::Matrix { .. }, RawInput::Matrix(m)) => m.clone(),
             _ => return Err(mismatch()),
         };
+        if !self.transforms.is_empty() {
+            x = super::spec::dense_for_transforms(&self.input, x);
+        }
         for t in &self.transforms {
             x = t.transform(&x)?;
         }

@@ -606,6 +606,9 @@ impl Components {
             Scaling::Standard => specs.push(Transform::from_name("standard")?),
             Scaling::MinMax => specs.push(Transform::from_name("minmax")?),
         }
+        if !specs.is_empty() {
+            x = dense_for_transforms(input, x);
+        }
         let mut fitted = Vec::new();
         for spec in specs {
             let t = spec.fit(&x)?;
@@ -613,6 +616,16 @@ impl Components {
             fitted.push(t);
         }
         Ok((fitted, x))
+    }
+}
+
+/// A table's one-hot CSR features as a dense matrix, for the transforms that follow the
+/// encoder (discretizer, polynomial features, scalers), which work on dense columns;
+/// anything else as it is.
+pub(super) fn dense_for_transforms(input: &InputStage, x: Features<'static>) -> Features<'static> {
+    match input {
+        InputStage::Table(_) if x.is_sparse() => Features::from(x.to_dense()),
+        _ => x,
     }
 }
 

@@ -1,4 +1,4 @@
-//! Tabular encoding: a [`Table`] of numeric and categorical columns to a dense matrix.
+//! Tabular encoding: a [`Table`] of numeric and categorical columns to a feature matrix.
 //!
 //! Numeric columns pass through. A categorical column with sorted categories
 //! `c_0 < ... < c_{k-1}` (byte order of the text) becomes either
@@ -7,6 +7,11 @@
 //! - **ordinal**: one column holding the index `i` of the value; an unseen category maps to
 //!   `k`, one past the known ones, which categorical Naive Bayes smooths like any category
 //!   it saw zero times.
+//!
+//! **Storage.** One-hot output of a table with a categorical column is CSR (at most one
+//! indicator per categorical column per row, and the non-zero numbers), so its memory is
+//! O(non-zeros); ordinal output, and a table of numbers only, is dense. Columns keep the
+//! table's order either way: a numeric column's feature sits where the column is.
 //!
 //! At transform time the table must hold exactly the training columns. They are matched by
 //! name; when either the training or the new table had no header (its names are the
@@ -22,7 +27,7 @@ use std::path::Path;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Column, Features, Table};
+use crate::data::{Column, CsrBuilder, Features, Table};
 use crate::error::{Error, Result};
 
 /// How categorical columns are encoded.
@@ -62,7 +67,7 @@ impl std::fmt::Display for CategoricalEncoding {
 crate::param::choice_value!(CategoricalEncoding = ["onehot", "ordinal"]);
 
 crate::params! {
-    /// Encodes a [`Table`] into a dense feature matrix (see the [module docs](self)).
+    /// Encodes a [`Table`] into a feature matrix (see the [module docs](self)).
     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
     pub struct TabularEncoder {
         pub categorical: CategoricalEncoding,
@@ -268,6 +273,14 @@ impl FittedTabularEncoder {
     /// Encodes a table read from `source` (named in parse errors).
     pub fn transform_source(&self, table: &Table, source: &Path) -> Result<Features<'static>> {
         let order = self.match_columns(table)?;
+        if self.encoding == CategoricalEncoding::OneHot
+            && self
+                .columns
+                .iter()
+                .any(|c| matches!(c.kind, ColumnKind::Categorical(_)))
+        {
+            return self.one_hot_csr(table, &order, source);
+        }
         let n = table.n_rows();
         let mut out = Array2::zeros((n, self.n_features_out()));
         let mut offset = 0;
@@ -296,6 +309,53 @@ impl FittedTabularEncoder {
             offset += self.width(fitted);
         }
         Ok(Features::from(out))
+    }
+
+    /// The one-hot encoding as CSR: per row, the non-zero numeric values and one indicator
+    /// per categorical column (none for an unseen category), in output column order.
+    fn one_hot_csr(
+        &self,
+        table: &Table,
+        order: &[usize],
+        source: &Path,
+    ) -> Result<Features<'static>> {
+        /// A fitted column's values for the table's rows (beside its first output column).
+        enum Encoded<'t> {
+            Numeric(Cow<'t, [f64]>),
+            /// Output column per row, `u32::MAX` for an unseen category.
+            Indicator(Vec<u32>),
+        }
+        let mut columns = Vec::with_capacity(self.columns.len());
+        let mut offset = 0;
+        for (fitted, &src) in self.columns.iter().zip(order) {
+            let column = &table.columns[src];
+            columns.push((
+                offset,
+                match &fitted.kind {
+                    ColumnKind::Numeric => {
+                        let values = numeric_values(column, &fitted.name, src, table, source)?;
+                        check_finite_column(&values, &fitted.name, src, table.first_line)?;
+                        Encoded::Numeric(values)
+                    }
+                    ColumnKind::Categorical(cats) => Encoded::Indicator(
+                        category_codes(column, cats)
+                            .into_iter()
+                            .map(|k| k.map_or(u32::MAX, |k| (offset + k) as u32))
+                            .collect(),
+                    ),
+                },
+            ));
+            offset += self.width(fitted);
+        }
+        let mut out = CsrBuilder::new(self.n_features_out());
+        out.reserve(table.n_rows() * columns.len());
+        for i in 0..table.n_rows() {
+            out.push_sorted_row(columns.iter().filter_map(|(at, c)| match c {
+                Encoded::Numeric(v) => (v[i] != 0.0).then_some((*at, v[i])),
+                Encoded::Indicator(k) => (k[i] != u32::MAX).then_some((k[i] as usize, 1.0)),
+            }));
+        }
+        Ok(Features::Sparse(out.finish()))
     }
 
     /// For each fitted column, the index of the table column that holds it.
@@ -507,10 +567,47 @@ mod tests {
         assert_eq!(c[0].0, "colour");
         assert_eq!(c[0].1, ["blue", "red"]);
         let x = f.transform(&train()).unwrap();
+        assert!(x.is_sparse());
+        assert_eq!(x.nnz(), 6);
         assert_eq!(
             x.to_dense(),
             array![[30.0, 0.0, 1.0], [41.5, 1.0, 0.0], [25.0, 0.0, 1.0]]
         );
+    }
+
+    #[test]
+    fn one_hot_is_csr_of_the_non_zeros_and_numbers_only_stay_dense() {
+        let t = table(
+            &["colour", "n", "size"],
+            vec![
+                text(&["red", "blue", "green"]),
+                Column::Numeric(vec![0.0, -2.0, 0.0]),
+                text(&["S", "L", "S"]),
+            ],
+        );
+        let f = TabularEncoder::new().fit(&t).unwrap();
+        let new = table(
+            &["colour", "n", "size"],
+            vec![
+                text(&["blue", "pink"]),
+                Column::Numeric(vec![0.0, 3.5]),
+                text(&["S", "M"]),
+            ],
+        );
+        let Features::Sparse(x) = f.transform(&new).unwrap() else {
+            panic!("one-hot output should be CSR")
+        };
+        // features: colour=blue, colour=green, colour=red, n, size=L, size=S
+        assert_eq!(x.row(0), (&[0, 5][..], &[1.0, 1.0][..]));
+        assert_eq!(x.row(1), (&[3][..], &[3.5][..]));
+        let numbers = table(&["a"], vec![Column::Numeric(vec![0.0, 1.0])]);
+        let g = TabularEncoder::new().fit(&numbers).unwrap();
+        assert!(!g.transform(&numbers).unwrap().is_sparse());
+        let ordinal = TabularEncoder::new()
+            .categorical(CategoricalEncoding::Ordinal)
+            .fit(&t)
+            .unwrap();
+        assert!(!ordinal.transform(&t).unwrap().is_sparse());
     }
 
     #[test]
