@@ -863,6 +863,23 @@ fn command_cases(f: &Files) -> Vec<Case> {
     let svg = f.p("x.svg");
     let wide_row: String = (0..100).map(|j| format!("{}.5,", j % 7)).collect();
     let wide = f.write("wide100.csv", format!("{wide_row}a\n{wide_row}b\n"));
+    // values whose squares overflow f64: every fit must refuse them, not save NaN weights
+    let rows = |label: &dyn Fn(usize) -> String| -> String {
+        (1..40)
+            .map(|i| format!("{i}e200,{}e250,{}\n", (i * 7) % 5, label(i)))
+            .collect()
+    };
+    let overflow_classes = f.write(
+        "overflow_c.csv",
+        format!("x,z,y\n{}", rows(&|i| ["a", "b"][i % 2].into())),
+    );
+    let overflow_values = f.write(
+        "overflow_r.csv",
+        format!("x,z,y\n{}", rows(&|i| (3 * i).to_string())),
+    );
+    // 200 features each holding category 1,000,000: counts of 2 x 200 x 10^6 numbers
+    let big_row: String = (1..=200).map(|j| format!(" {j}:1000000")).collect();
+    let huge_categories = f.write("categories.libsvm", format!("1{big_row}\n2{big_row}\n"));
     let three = f.write("four.csv", "x1,x2,x3,x4\n1,2,3,4\n");
     let unseen = f.write("unseen.csv", "x1,x2,label\n1,2,zzz\n");
     let out = f.p("out.json");
@@ -911,6 +928,37 @@ fn command_cases(f: &Files) -> Vec<Case> {
             "categorical-nb",
             &["--param", "n_bins=1"],
             "n_bins",
+        ),
+        train_fails(
+            f,
+            &wide,
+            "categorical-nb",
+            &["--param", "min_categories=1048576", "--max-memory", "100M"],
+            "probability tables",
+        ),
+        train_fails(
+            f,
+            &overflow_classes,
+            "gaussian-nb",
+            &[],
+            "fitting gaussian-nb overflowed",
+        ),
+        train_fails(f, &overflow_classes, "perceptron", &[], "too large for f64"),
+        train_fails(f, &overflow_classes, "nu-svc", &[], "too large for f64"),
+        train_fails(
+            f,
+            &overflow_values,
+            "linear-regression",
+            &[],
+            "weights are not finite",
+        ),
+        train_fails(f, &overflow_values, "ridge", &[], "weights are not finite"),
+        train_fails(
+            f,
+            &huge_categories,
+            "categorical-nb",
+            &["--max-memory", "100M"],
+            "category counts",
         ),
         train_fails(
             f,

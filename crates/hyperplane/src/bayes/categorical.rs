@@ -90,6 +90,22 @@ fn check_categories(x: &Features, max: Option<usize>) -> Result<()> {
     Ok(())
 }
 
+/// Checks `n_classes x sum_j k_j` numbers (`what`, per class and category `k_j` of each
+/// feature) against the [memory budget](crate::memory).
+fn categories_fit(n_classes: usize, k: &[usize], what: &str) -> Result<()> {
+    let per_class = k.iter().try_fold(0u64, |acc, &k| acc.checked_add(k as u64));
+    crate::memory::check_bytes(
+        || {
+            format!(
+                "{NAME}'s {what}: {n_classes} classes x {} features, up to {} categories each",
+                k.len(),
+                k.iter().max().unwrap_or(&0)
+            )
+        },
+        per_class.and_then(|n| n.checked_mul(n_classes.max(1) as u64)?.checked_mul(8)),
+    )
+}
+
 /// Sufficient statistics of categorical Naive Bayes: class counts `N_c` and
 /// `counts[c][j][v] = N_cjv` for categories `v >= 1` (`v = 0` is derived).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,6 +133,7 @@ impl CategoryCounts {
         check_batch(self.n_features, batch.n_features())?;
         batch.x().check_finite("X")?;
         check_categories(batch.x(), Some(MAX_CATEGORY))?;
+        self.check_memory(batch)?;
         let inc = self.classes.absorb_rows(
             batch.classes(),
             &mut self.counts,
@@ -142,6 +159,24 @@ impl CategoryCounts {
             }
         });
         Ok(())
+    }
+
+    /// Checks the counts after adding `batch` against the [memory budget](crate::memory):
+    /// per class (an upper bound: the classes seen and the batch's), one count per category
+    /// up to the largest of each feature, `sum_j k_j` numbers.
+    fn check_memory(&self, batch: &Dataset) -> Result<()> {
+        let mut k: Vec<usize> = match self.counts.first() {
+            Some(rows) => rows.iter().map(Vec::len).collect(),
+            None => vec![1; self.n_features],
+        };
+        with_rows!(batch.x(), |m| {
+            for i in 0..m.n_rows() {
+                // values were checked to be categories up to MAX_CATEGORY
+                m.for_each_in_row(i, |j, v| k[j] = k[j].max(v as usize + 1));
+            }
+        });
+        let classes = self.counts.len() + batch.classes().len();
+        categories_fit(classes, &k, "category counts")
     }
 
     /// Adds the statistics of another part.
@@ -248,6 +283,11 @@ impl NaiveBayesParams for CategoricalNB {
                 seen.max(self.min_categories).max(1)
             })
             .collect();
+        categories_fit(
+            stats.counts.len(),
+            &n_categories,
+            "probability tables (min_categories sets k_j from below)",
+        )?;
         let mut flp = Vec::with_capacity(stats.n_features);
         let mut unseen = Vec::with_capacity(stats.n_features);
         let ln = SmoothedLn::new(self.alpha);

@@ -403,6 +403,18 @@ impl Problem {
                 .zip(coef.rows())
                 .map(|(ym, w)| ym - w.iter().zip(&x_mean).map(|(a, b)| a * b).sum::<f64>()),
         );
+        let singular = singular_values.iter().flatten();
+        if coef
+            .iter()
+            .chain(&intercept)
+            .chain(singular)
+            .any(|w| !w.is_finite())
+        {
+            return Err(Error::data(
+                "the least-squares weights are not finite: the features or targets are too \
+                 large for f64 arithmetic (their squares overflow); divide them by a power of ten",
+            ));
+        }
         Ok(LinearRegressionModel {
             coef,
             intercept,

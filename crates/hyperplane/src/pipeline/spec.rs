@@ -9,7 +9,7 @@
 //! resolved together, so their order never matters: `vectorizer=tfidf` makes `norm` a
 //! vectorizer parameter whether it comes before or after.
 
-use crate::data::{Dataset, Features, Label, LabelledInput, RawInput};
+use crate::data::{Dataset, Features, Label, LabelledInput, RawInput, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{KindInfo, Task};
 use crate::multiclass::Strategy;
@@ -20,6 +20,7 @@ use crate::transform::{
     CategoricalEncoding, FittedTransform, KBinsDiscretizer, PolynomialFeatures, TabularEncoder,
     Transform,
 };
+use crate::with_rows;
 use ndarray::Array2;
 
 use super::{kind_info, FitOptions, InputStage, Learner, Pipeline, PlaStart, TrainingScore};
@@ -468,7 +469,9 @@ impl PipelineSpec {
         Threads::from_setting(c.pipeline.threads).run(|| {
             let (pipeline, train) = self.fit_components(c, data)?;
             let labels = data.require_labels("training needs one label per row")?;
-            let score = pipeline.training_score(self.info.task, &train, labels)?;
+            let score = pipeline
+                .training_score(self.info.task, &train, labels)
+                .map_err(|e| overflowed(e, self.info.name, train.x()))?;
             Ok((pipeline, score))
         })?
     }
@@ -617,6 +620,26 @@ impl Components {
         }
         Ok((fitted, x))
     }
+}
+
+/// A non-finite training score or prediction, said as what it means: the fit overflowed
+/// (values whose squares or exponentials exceed `f64`); other errors as they are.
+fn overflowed(e: Error, kind: &str, x: &Features) -> Error {
+    let Error::NonFinite { row, value, .. } = e else {
+        return e;
+    };
+    let mut largest = 0.0f64;
+    with_rows!(x, |m| {
+        for i in 0..m.n_rows() {
+            m.for_each_in_row(i, |_, v| largest = largest.max(v.abs()));
+        }
+    });
+    Error::data(format!(
+        "fitting {kind} overflowed: its score of training row {} is {value}, as the features \
+         are too large for f64 arithmetic (the largest |value| is {largest:e}); divide them by \
+         a power of ten, or scale them (--param scale=standard)",
+        row + 1
+    ))
 }
 
 /// A table's one-hot CSR features as a dense matrix, for the transforms that follow the
