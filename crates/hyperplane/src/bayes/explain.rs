@@ -39,9 +39,17 @@ pub(crate) fn top_k(scores: &[Vec<f64>], k: usize, by_magnitude: bool) -> Vec<Ve
     scores
         .iter()
         .map(|row| {
+            if k == 0 {
+                return Vec::new();
+            }
+            // a total order (ties by index): select the first k, then sort only them
+            let order = |a: &usize, b: &usize| key(row[*b]).total_cmp(&key(row[*a])).then(a.cmp(b));
             let mut idx: Vec<usize> = (0..row.len()).collect();
-            idx.sort_by(|&a, &b| key(row[b]).total_cmp(&key(row[a])).then(a.cmp(&b)));
-            idx.truncate(k);
+            if k < idx.len() {
+                idx.select_nth_unstable_by(k, order);
+                idx.truncate(k);
+            }
+            idx.sort_unstable_by(order);
             idx.into_iter().map(|j| (j, row[j])).collect()
         })
         .collect()
@@ -70,5 +78,14 @@ mod tests {
         assert_eq!(t, vec![vec![(2, 2.0), (0, 1.0)]]);
         let t = top_k(&[vec![1.0, -3.0, 2.0]], 2, true);
         assert_eq!(t, vec![vec![(1, -3.0), (2, 2.0)]]);
+        // ties go to the lower index, whatever the selection does
+        let row: Vec<f64> = (0..50).map(|j| f64::from(j % 5)).collect();
+        let t = top_k(&[row], 4, false);
+        assert_eq!(t, vec![vec![(4, 4.0), (9, 4.0), (14, 4.0), (19, 4.0)]]);
+        assert_eq!(
+            top_k(&[vec![1.0]], 0, false),
+            vec![Vec::<(usize, f64)>::new()]
+        );
+        assert_eq!(top_k(&[vec![1.0]], 5, false), vec![vec![(0, 1.0)]]);
     }
 }

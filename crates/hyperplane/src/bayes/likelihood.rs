@@ -149,41 +149,54 @@ impl LinearScore {
         }
     }
 
-    /// Scores every row of `m`, applying `map` to each stored value first.
-    pub(crate) fn score<M: RowAccess, F: Fn(f64) -> f64>(
+    /// Scores every row of `m`, applying `map` to each stored value first; blocks of rows
+    /// in parallel (each row's sums in the same order on any thread count).
+    pub(crate) fn score<M: RowAccess, F: Fn(f64) -> f64 + Sync>(
         &self,
         m: &M,
         map: F,
     ) -> JointLogLikelihood {
+        use rayon::prelude::*;
+        const ROWS: usize = 256;
         let nc = self.n_classes;
         let n = m.n_rows();
         let mut finite = Array2::zeros((n, nc));
         let mut impossible = Array2::zeros((n, nc));
-        for (i, (mut f, mut k)) in finite
-            .rows_mut()
-            .into_iter()
-            .zip(impossible.rows_mut())
+        if nc == 0 || n == 0 {
+            return JointLogLikelihood { impossible, finite };
+        }
+        let block = ROWS * nc;
+        finite
+            .as_slice_mut()
+            .expect("standard layout")
+            .par_chunks_mut(block)
+            .zip(
+                impossible
+                    .as_slice_mut()
+                    .expect("standard layout")
+                    .par_chunks_mut(block),
+            )
             .enumerate()
-        {
-            let f = f.as_slice_mut().expect("standard layout");
-            let k = k.as_slice_mut().expect("standard layout");
-            m.for_each_in_row(i, |j, v| {
-                let x = map(v);
-                let w = &self.w_finite[j * nc..(j + 1) * nc];
-                for (a, &b) in f.iter_mut().zip(w) {
-                    *a += x * b;
-                }
-                if let Some(wk) = &self.w_impossible {
-                    for (a, &b) in k.iter_mut().zip(&wk[j * nc..(j + 1) * nc]) {
-                        *a += x * b;
+            .for_each(|(b, (fs, ks))| {
+                for (r, (f, k)) in fs.chunks_mut(nc).zip(ks.chunks_mut(nc)).enumerate() {
+                    m.for_each_in_row(b * ROWS + r, |j, v| {
+                        let x = map(v);
+                        let w = &self.w_finite[j * nc..(j + 1) * nc];
+                        for (a, &b) in f.iter_mut().zip(w) {
+                            *a += x * b;
+                        }
+                        if let Some(wk) = &self.w_impossible {
+                            for (a, &b) in k.iter_mut().zip(&wk[j * nc..(j + 1) * nc]) {
+                                *a += x * b;
+                            }
+                        }
+                    });
+                    for c in 0..nc {
+                        f[c] += self.bias_finite[c];
+                        k[c] += self.bias_impossible[c];
                     }
                 }
             });
-            for c in 0..nc {
-                f[c] += self.bias_finite[c];
-                k[c] += self.bias_impossible[c];
-            }
-        }
         JointLogLikelihood { impossible, finite }
     }
 }

@@ -162,12 +162,14 @@ fn list(dir: &Path) -> Result<Vec<Entry>> {
         let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
         // `None`: a link, resolved below.
         let kind = (!kind.is_symlink()).then_some(kind);
-        entries.push((entry.path(), kind));
+        entries.push((entry.file_name(), entry.path(), kind));
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    // one folder's entries: path order is the order of their names' bytes (a memcmp, where
+    // comparing paths walks their components)
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let typed: Vec<(PathBuf, FileType)> = entries
         .into_par_iter()
-        .map(|(path, kind)| match kind {
+        .map(|(_, path, kind)| match kind {
             Some(kind) => Ok((path, kind)),
             None => match fs::metadata(&path) {
                 Ok(m) => Ok((path, m.file_type())),

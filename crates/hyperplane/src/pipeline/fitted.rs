@@ -258,7 +258,11 @@ impl Pipeline {
     /// The `k` most indicative features of each class, by name. Only the named features
     /// are looked up: a width from a LIBSVM index or hashing can be millions of names.
     pub fn top_features(&self, k: usize) -> Vec<(Label, Vec<(String, f64)>)> {
-        let names = self.listed_feature_names();
+        let names = if k > 0 {
+            self.listed_feature_names()
+        } else {
+            Vec::new()
+        };
         let name = |j: usize| {
             names
                 .get(j)
