@@ -16,7 +16,9 @@ What it does:
   L2 1e-4, `--epochs` epochs exactly (no early stopping, no stop on a stalled loss),
   shuffled, seed 0. hyperplane is timed as users run it, whole `hyperplane train` process
   (reading the CSV, training, the training accuracy, writing the model); scikit-learn's
-  `fit` in-process (after imports and the file read, which are excluded).
+  `fit` in-process (after imports and the file read, which are excluded). hyperplane runs
+  twice: in double precision (the default) and with `dtype=f32` (single-precision forward
+  and backward passes).
 - The time of an epoch, for each tool, as (time of E epochs - time of 1 epoch) / (E - 1),
   so that reading, setup and the final report cancel out.
 - Both on all cores (2 here; scikit-learn through OpenBLAS's threads) and on one thread
@@ -135,10 +137,10 @@ def run(cmd, env=None):
     return done.stdout, wall, rss_kib / 1024
 
 
-def ours(data, solver, epochs, threads, model):
+def ours(data, solver, epochs, threads, model, dtype="f64"):
     """Whole `hyperplane train` process, then `evaluate` on the test file (not timed)."""
     env = dict(os.environ, **(ONE_THREAD if threads == 1 else {}))
-    params = ["hidden=100", f"solver={solver}", "seed=0"]
+    params = ["hidden=100", f"solver={solver}", "seed=0", f"dtype={dtype}"]
     if solver == "adam":
         params += ["batch_size=200", f"max_iter={epochs}", "n_iter_no_change=1000000"]
     cmd = [BIN, "train", "--data", data["train"], "--model", "mlp", "--out", model]
@@ -175,35 +177,39 @@ def main():
     for name in sets:
         data = files[name]
         for threads in (2, 1):
-            t = {k: [] for k in ("ours1", "oursE", "sk1", "skE")}
+            t = {k + e: [] for k in ("ours", "ours32", "sk") for e in ("1", "E")}
             rss, acc = {}, {}
             for _ in range(args.repeats):
                 for e, key in ((1, "1"), (args.epochs, "E")):
-                    w, r, a = ours(data, "adam", e, threads, model)
-                    t["ours" + key].append(w)
-                    rss["ours"], acc["ours"] = max(rss.get("ours", 0), r), a
+                    for k, dtype in (("ours", "f64"), ("ours32", "f32")):
+                        w, r, a = ours(data, "adam", e, threads, model, dtype)
+                        t[k + key].append(w)
+                        rss[k], acc[k] = max(rss.get(k, 0), r), a
                     w, r, a = sklearn(data, "adam", e, threads)
                     t["sk" + key].append(w)
                     rss["sk"], acc["sk"] = max(rss.get("sk", 0), r), a
             m = {k: statistics.median(v) for k, v in t.items()}
-            per = {k: (m[k + "E"] - m[k + "1"]) / (args.epochs - 1) for k in ("ours", "sk")}
+            per = {k: (m[k + "E"] - m[k + "1"]) / (args.epochs - 1) for k in ("ours", "ours32", "sk")}
             for k, tool in (("sk", "scikit-learn MLPClassifier fit (in-process)"),
-                            ("ours", "hyperplane train (whole process)")):
+                            ("ours", "hyperplane train (whole process)"),
+                            ("ours32", "hyperplane train dtype=f32 (whole process)")):
                 print(f"| {name} | {threads} | {tool} | {m[k + '1']:.2f} | {m[k + 'E']:.2f} | {per[k]:.3f} "
                       f"| {per['sk'] / per[k]:.2f}x | {rss[k]:.0f} | {acc[k]:.4f} |")
     print("\nL-BFGS on digits, hidden=100 relu, scikit-learn's defaults (200 iterations, tol 1e-4)\n")
     print("| threads | tool | seconds | vs scikit-learn | peak RSS MiB | test accuracy |")
     print("|---|---|---|---|---|---|")
     for threads in (2, 1):
-        t = {"ours": [], "sk": []}
+        t = {"ours": [], "ours32": [], "sk": []}
         rss, acc = {}, {}
         for _ in range(args.repeats):
-            w, r, a = ours(files["digits"], "lbfgs", 0, threads, model)
-            t["ours"].append(w); rss["ours"], acc["ours"] = r, a
+            for k, dtype in (("ours", "f64"), ("ours32", "f32")):
+                w, r, a = ours(files["digits"], "lbfgs", 0, threads, model, dtype)
+                t[k].append(w); rss[k], acc[k] = r, a
             w, r, a = sklearn(files["digits"], "lbfgs", 0, threads)
             t["sk"].append(w); rss["sk"], acc["sk"] = r, a
         m = {k: statistics.median(v) for k, v in t.items()}
-        for k, tool in (("sk", "scikit-learn fit (in-process)"), ("ours", "hyperplane train (whole process)")):
+        for k, tool in (("sk", "scikit-learn fit (in-process)"), ("ours", "hyperplane train (whole process)"),
+                        ("ours32", "hyperplane train dtype=f32 (whole process)")):
             print(f"| {threads} | {tool} | {m[k]:.2f} | {m['sk'] / m[k]:.2f}x | {rss[k]:.0f} | {acc[k]:.4f} |")
     print(f"\nload average at end: {os.getloadavg()[0]:.2f}")
 

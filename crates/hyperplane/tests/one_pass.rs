@@ -84,7 +84,7 @@ fn fit_scored_is_fit_then_evaluate_on_class_folders() {
     ] {
         let mut spec = PipelineSpec::new(kind).unwrap();
         spec.set_params(&params).unwrap();
-        let (scored, score) = spec.fit_scored(&data).unwrap();
+        let (scored, score) = spec.fit_scored(data.clone()).unwrap();
         let fitted = spec.fit(&data).unwrap();
         assert_eq!(
             serde_json::to_string(&scored).unwrap(),

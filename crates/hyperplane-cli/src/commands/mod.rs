@@ -143,9 +143,8 @@ pub fn train(a: TrainArgs) -> Result<String> {
     let data = read_training(&a.data)?;
     let (pipeline, score) = {
         let _s = Step::start(&format!("training {}", a.model));
-        spec.fit_scored(&data)?
+        spec.fit_scored(data)?
     };
-    drop(data);
     pipeline.save(&a.out)?;
     // the JSON key of the training score and its words in the summary line
     let (score_name, score, what) = match score {

@@ -16,7 +16,6 @@
 //! `partial_fit` batch), so integer weights equal repeated rows; and when every feature
 //! is constant, `eps = var_smoothing` (scikit-learn divides by zero).
 
-use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
 use crate::bayes::explain;
@@ -312,25 +311,27 @@ impl NaiveBayesParams for GaussianNB {
         x.check_predict_input(model.stats.n_features)?;
         let nc = t.theta.len();
         let n = x.n_rows();
-        let mut finite = Array2::zeros((n, nc));
-        let mut impossible = Array2::zeros((n, nc));
-        let mut row = vec![0.0; model.stats.n_features];
-        for i in 0..n {
-            row.iter_mut().for_each(|v| *v = 0.0);
-            with_rows!(x, |m| m.for_each_in_row(i, |j, v| row[j] = v));
-            for c in 0..nc {
-                let s: f64 = row
-                    .iter()
-                    .zip(&t.theta[c])
-                    .zip(&t.var[c])
-                    .map(|((x, t), v)| (x - t).powi(2) / v)
-                    .sum();
-                let (k, p) = split(model.class_log_prior[c]);
-                finite[[i, c]] = p + (t.log_norm[c] - 0.5 * s);
-                impossible[[i, c]] = k;
-            }
-        }
-        Ok(JointLogLikelihood { impossible, finite })
+        let p = model.stats.n_features;
+        Ok(JointLogLikelihood::by_rows(
+            n,
+            nc,
+            || vec![0.0; p],
+            |row, i, f, k| {
+                row.iter_mut().for_each(|v| *v = 0.0);
+                with_rows!(x, |m| m.for_each_in_row(i, |j, v| row[j] = v));
+                for c in 0..nc {
+                    let s: f64 = row
+                        .iter()
+                        .zip(&t.theta[c])
+                        .zip(&t.var[c])
+                        .map(|((x, t), v)| (x - t).powi(2) / v)
+                        .sum();
+                    let (impossible, p) = split(model.class_log_prior[c]);
+                    f[c] = p + (t.log_norm[c] - 0.5 * s);
+                    k[c] = impossible;
+                }
+            },
+        ))
     }
 }
 

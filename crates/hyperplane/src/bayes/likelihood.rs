@@ -50,6 +50,36 @@ pub struct JointLogLikelihood {
 }
 
 impl JointLogLikelihood {
+    /// The scores of `n` rows and `nc` classes, row `i` written by
+    /// `row(scratch, i, finite_i, impossible_i)` into zeroed slices; blocks of rows in
+    /// parallel, each with a `scratch` from `init`. Every row is computed alone, so the
+    /// bits are the same on any thread count.
+    pub(crate) fn by_rows<S>(
+        n: usize,
+        nc: usize,
+        init: impl Fn() -> S + Sync + Send,
+        row: impl Fn(&mut S, usize, &mut [f64], &mut [f64]) + Sync + Send,
+    ) -> Self {
+        use rayon::prelude::*;
+        const ROWS: usize = 256;
+        let mut finite = Array2::zeros((n, nc));
+        let mut impossible = Array2::zeros((n, nc));
+        if nc > 0 && n > 0 {
+            let block = ROWS * nc;
+            let f = finite.as_slice_mut().expect("standard layout");
+            let k = impossible.as_slice_mut().expect("standard layout");
+            f.par_chunks_mut(block)
+                .zip(k.par_chunks_mut(block))
+                .enumerate()
+                .for_each_init(&init, |scratch, (b, (fs, ks))| {
+                    for (r, (f, k)) in fs.chunks_mut(nc).zip(ks.chunks_mut(nc)).enumerate() {
+                        row(scratch, b * ROWS + r, f, k);
+                    }
+                });
+        }
+        JointLogLikelihood { impossible, finite }
+    }
+
     /// The scores as plain floats: the finite part, or `-inf` / `+inf` where the impossible
     /// weight is positive / negative.
     pub(crate) fn decision(self) -> Array2<f64> {
@@ -149,55 +179,36 @@ impl LinearScore {
         }
     }
 
-    /// Scores every row of `m`, applying `map` to each stored value first; blocks of rows
-    /// in parallel (each row's sums in the same order on any thread count).
+    /// Scores every row of `m`, applying `map` to each stored value first.
     pub(crate) fn score<M: RowAccess, F: Fn(f64) -> f64 + Sync>(
         &self,
         m: &M,
         map: F,
     ) -> JointLogLikelihood {
-        use rayon::prelude::*;
-        const ROWS: usize = 256;
         let nc = self.n_classes;
-        let n = m.n_rows();
-        let mut finite = Array2::zeros((n, nc));
-        let mut impossible = Array2::zeros((n, nc));
-        if nc == 0 || n == 0 {
-            return JointLogLikelihood { impossible, finite };
-        }
-        let block = ROWS * nc;
-        finite
-            .as_slice_mut()
-            .expect("standard layout")
-            .par_chunks_mut(block)
-            .zip(
-                impossible
-                    .as_slice_mut()
-                    .expect("standard layout")
-                    .par_chunks_mut(block),
-            )
-            .enumerate()
-            .for_each(|(b, (fs, ks))| {
-                for (r, (f, k)) in fs.chunks_mut(nc).zip(ks.chunks_mut(nc)).enumerate() {
-                    m.for_each_in_row(b * ROWS + r, |j, v| {
-                        let x = map(v);
-                        let w = &self.w_finite[j * nc..(j + 1) * nc];
-                        for (a, &b) in f.iter_mut().zip(w) {
+        JointLogLikelihood::by_rows(
+            m.n_rows(),
+            nc,
+            || (),
+            |_, i, f, k| {
+                m.for_each_in_row(i, |j, v| {
+                    let x = map(v);
+                    let w = &self.w_finite[j * nc..(j + 1) * nc];
+                    for (a, &b) in f.iter_mut().zip(w) {
+                        *a += x * b;
+                    }
+                    if let Some(wk) = &self.w_impossible {
+                        for (a, &b) in k.iter_mut().zip(&wk[j * nc..(j + 1) * nc]) {
                             *a += x * b;
                         }
-                        if let Some(wk) = &self.w_impossible {
-                            for (a, &b) in k.iter_mut().zip(&wk[j * nc..(j + 1) * nc]) {
-                                *a += x * b;
-                            }
-                        }
-                    });
-                    for c in 0..nc {
-                        f[c] += self.bias_finite[c];
-                        k[c] += self.bias_impossible[c];
                     }
+                });
+                for c in 0..nc {
+                    f[c] += self.bias_finite[c];
+                    k[c] += self.bias_impossible[c];
                 }
-            });
-        JointLogLikelihood { impossible, finite }
+            },
+        )
     }
 }
 

@@ -100,12 +100,27 @@ impl From<String> for Label {
 
 /// Sorted distinct classes and each sample's class index.
 pub fn encode(labels: &[Label]) -> (Vec<Label>, Vec<usize>) {
-    let mut classes: Vec<Label> = labels.to_vec();
-    classes.sort();
-    classes.dedup();
-    let index: HashMap<&Label, usize> = classes.iter().enumerate().map(|(i, c)| (c, i)).collect();
-    let codes = labels.iter().map(|l| index[l]).collect();
-    (classes, codes)
+    // codes in order of first appearance, one lookup per row; then only the distinct
+    // labels are sorted (and copied) and the codes renumbered
+    let mut seen: HashMap<&Label, usize> = HashMap::new();
+    let mut codes: Vec<usize> = labels
+        .iter()
+        .map(|l| {
+            let next = seen.len();
+            *seen.entry(l).or_insert(next)
+        })
+        .collect();
+    let mut distinct: Vec<(&Label, usize)> = seen.into_iter().collect();
+    distinct.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut renumber = vec![0; distinct.len()];
+    for (sorted, &(_, first)) in distinct.iter().enumerate() {
+        renumber[first] = sorted;
+    }
+    codes.iter_mut().for_each(|c| *c = renumber[*c]);
+    (
+        distinct.into_iter().map(|(l, _)| l.clone()).collect(),
+        codes,
+    )
 }
 
 /// Maps labels to the indices of known `classes`; an unseen label is an error naming its row.

@@ -84,7 +84,12 @@ impl Pipeline {
             }
             Task::Classifier => {
                 let y_true = labels::encode_with(self.classes(), labels)?;
-                TrainingScore::Accuracy(self.classification_of(x, y_true, None)?.accuracy)
+                // the predictions alone (no ROC AUC or log loss); scores that overflowed
+                // would still pick a class, so they are checked
+                let (scores, _, y_pred) = self.scored_predictions(x)?;
+                Features::from(scores.view()).check_finite("scores")?;
+                let right = y_true.iter().zip(&y_pred).filter(|(t, p)| t == p).count();
+                TrainingScore::Accuracy(right as f64 / y_true.len().max(1) as f64)
             }
         })
     }
@@ -156,22 +161,17 @@ impl Pipeline {
 
     /// The classification scores of the model's predictions on features `x` against the
     /// true classes `y_true` (indices into [`Pipeline::classes`]).
-    fn classification_of(
-        &self,
-        x: &Features,
-        y_true: Vec<usize>,
-        costs: Option<&CostMatrix>,
-    ) -> Result<Evaluation> {
-        let classes = self.classes();
-        // Probabilities when the model has them; otherwise its scores rank the rows.
-        let (scores, proba) = match self.model.predict_proba(x) {
-            Ok(p) => (p.clone(), Some(p)),
-            Err(Error::Unsupported { .. }) => (self.model.decision_function(x)?, None),
+    /// The class scores of every row of `x` (probabilities when the model has them, and
+    /// then `true`; otherwise its decision values, which rank the rows) and the classes
+    /// `predict` gives: the largest score, unless the probabilities may disagree with the
+    /// prediction (a kernel SVM's Platt sigmoids and its vote).
+    fn scored_predictions(&self, x: &Features) -> Result<(Array2<f64>, bool, Vec<usize>)> {
+        let (scores, is_proba) = match self.model.predict_proba(x) {
+            Ok(p) => (p, true),
+            Err(Error::Unsupported { .. }) => (self.model.decision_function(x)?, false),
             Err(e) => return Err(e),
         };
-        // the classes `predict` gives: the largest score, unless the probabilities may
-        // disagree with the prediction (a kernel SVM's Platt sigmoids and its vote)
-        let y_pred: Vec<usize> = if proba.is_some() && !self.model.predicts_most_probable() {
+        let y_pred: Vec<usize> = if is_proba && !self.model.predicts_most_probable() {
             self.model.predict_index(x)?
         } else {
             scores
@@ -180,6 +180,18 @@ impl Pipeline {
                 .map(|r| crate::numeric::argmax(&r.to_vec()))
                 .collect()
         };
+        Ok((scores, is_proba, y_pred))
+    }
+
+    fn classification_of(
+        &self,
+        x: &Features,
+        y_true: Vec<usize>,
+        costs: Option<&CostMatrix>,
+    ) -> Result<Evaluation> {
+        let classes = self.classes();
+        let (scores, is_proba, y_pred) = self.scored_predictions(x)?;
+        let proba = is_proba.then_some(&scores);
         let report = ClassificationReport::from_labels(&y_true, &y_pred, classes)?;
         let roc_auc = if classes.len() == 2 && y_true.contains(&0) && y_true.contains(&1) {
             let positive: Vec<bool> = y_true.iter().map(|&t| t == 1).collect();

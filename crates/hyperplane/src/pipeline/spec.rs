@@ -9,6 +9,9 @@
 //! resolved together, so their order never matters: `vectorizer=tfidf` makes `norm` a
 //! vectorizer parameter whether it comes before or after.
 
+use std::borrow::Cow;
+use std::path::Path;
+
 use crate::data::{Dataset, Features, Label, LabelledInput, RawInput, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{KindInfo, Task};
@@ -457,18 +460,33 @@ impl PipelineSpec {
     /// threads.
     pub fn fit(&self, data: &LabelledInput) -> Result<Pipeline> {
         let c = self.components(true)?;
-        Threads::from_setting(c.pipeline.threads).run(|| Ok(self.fit_components(c, data)?.0))?
+        let labels = data.require_labels(NEEDS_LABELS)?;
+        Threads::from_setting(c.pipeline.threads).run(|| {
+            Ok(self
+                .fit_components(c, Cow::Borrowed(&data.input), labels, &data.source)?
+                .0)
+        })?
     }
 
     /// [`PipelineSpec::fit`], and how well the fitted pipeline fits `data`, scored on the
     /// features the fit built: each document is read and tokenized once. The score is the
     /// one [`Pipeline::evaluate`] (accuracy), [`Pipeline::evaluate_regression`] (`R^2`) or
     /// [`Pipeline::predict`] (the share of inliers of a novelty detector) gives on `data`.
-    pub fn fit_scored(&self, data: &LabelledInput) -> Result<(Pipeline, TrainingScore)> {
+    ///
+    /// It takes `data` whole: the raw input is freed once encoded (a table's columns) or
+    /// moved into the data set (a matrix), so the peak memory holds one copy of the data.
+    pub fn fit_scored(&self, data: LabelledInput) -> Result<(Pipeline, TrainingScore)> {
         let c = self.components(true)?;
+        data.require_labels(NEEDS_LABELS)?;
+        let LabelledInput {
+            input,
+            labels,
+            source,
+        } = data;
+        let labels = labels.unwrap_or_default();
         Threads::from_setting(c.pipeline.threads).run(|| {
-            let (pipeline, train) = self.fit_components(c, data)?;
-            let labels = data.require_labels("training needs one label per row")?;
+            let (pipeline, train) = self.fit_components(c, Cow::Owned(input), &labels, &source)?;
+            let labels = &labels;
             let score = pipeline
                 .training_score(self.info.task, &train, labels)
                 .map_err(|e| overflowed(e, self.info.name, train.x()))?;
@@ -480,16 +498,14 @@ impl PipelineSpec {
     fn fit_components(
         &self,
         c: Components,
-        data: &LabelledInput,
+        raw: Cow<'_, RawInput>,
+        labels: &[Label],
+        source: &Path,
     ) -> Result<(Pipeline, Dataset<'static>)> {
-        let labels = data.require_labels("training needs one label per row")?;
-        if data.input.n_rows() == 0 {
-            return Err(Error::data(format!(
-                "{} has no rows",
-                data.source.display()
-            )));
+        if raw.n_rows() == 0 {
+            return Err(Error::data(format!("{} has no rows", source.display())));
         }
-        let (input, x) = c.fit_input(&data.input)?;
+        let (input, x) = c.fit_input(raw)?;
         let (transforms, x) = c.fit_transforms(self.info, &input, x)?;
         let options = FitOptions {
             multiclass: c.pipeline.multiclass,
@@ -561,8 +577,21 @@ impl Components {
         Ok((InputStage::Text(Box::new(v)), Features::Sparse(x)))
     }
 
-    fn fit_input(&self, raw: &RawInput) -> Result<(InputStage, Features<'static>)> {
-        match raw {
+    /// The input stage fitted on `raw` and the features it gives; owned input is consumed
+    /// (a table freed once encoded, a matrix moved rather than copied).
+    fn fit_input(&self, raw: Cow<'_, RawInput>) -> Result<(InputStage, Features<'static>)> {
+        let raw = match raw {
+            Cow::Owned(RawInput::Matrix(x)) => {
+                return Ok((
+                    InputStage::Matrix {
+                        n_features: x.n_cols(),
+                    },
+                    x,
+                ))
+            }
+            raw => raw,
+        };
+        match raw.as_ref() {
             RawInput::Text(docs) => self.fit_text(docs.as_slice()),
             RawInput::Files(files) => self.fit_text(&DocumentFiles(files)),
             RawInput::Table(table) => {
@@ -641,6 +670,9 @@ fn overflowed(e: Error, kind: &str, x: &Features) -> Error {
         row + 1
     ))
 }
+
+/// What fitting says of unlabelled data.
+const NEEDS_LABELS: &str = "training needs one label per row";
 
 /// A table's one-hot CSR features as a dense matrix, for the transforms that follow the
 /// encoder (discretizer, polynomial features, scalers), which work on dense columns;

@@ -348,7 +348,16 @@ impl FittedTabularEncoder {
             offset += self.width(fitted);
         }
         let mut out = CsrBuilder::new(self.n_features_out());
-        out.reserve(table.n_rows() * columns.len());
+        // exactly the non-zeros, counted first: no spare capacity in the largest buffers
+        out.reserve(
+            columns
+                .iter()
+                .map(|(_, c)| match c {
+                    Encoded::Numeric(v) => v.iter().filter(|&&v| v != 0.0).count(),
+                    Encoded::Indicator(k) => k.iter().filter(|&&k| k != u32::MAX).count(),
+                })
+                .sum(),
+        );
         for i in 0..table.n_rows() {
             out.push_sorted_row(columns.iter().filter_map(|(at, c)| match c {
                 Encoded::Numeric(v) => (v[i] != 0.0).then_some((*at, v[i])),
