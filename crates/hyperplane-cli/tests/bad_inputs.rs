@@ -268,6 +268,13 @@ fn reader_cases(f: &Files) -> Vec<Case> {
         cases.push(train_fails(f, &data, "gaussian-nb", extra, text));
     };
     csv("empty.csv", b"", &[], "empty");
+    // found by fuzzing: two byte-order marks and nothing else
+    csv(
+        "two_boms.csv",
+        b"\xef\xbb\xbf\xef\xbb\xbf",
+        &[],
+        "two_boms.csv is empty",
+    );
     csv("header_only.csv", b"x1,x2,label\n", &[], "no data rows");
     csv(
         "ragged.csv",

@@ -400,7 +400,10 @@ fn sniff_bytes(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<CsvShape
         .take(SNIFF_ROWS + 1)
         .collect::<std::result::Result<Vec<StringRecord>, _>>()
         .map_err(|e| csv_error(e, file))?;
-    let first = &rows[0];
+    // the reader skips a byte-order mark of its own: a second one can leave no record
+    let Some(first) = rows.first() else {
+        return Err(Error::data(format!("{} is empty", file.display())));
+    };
     let has_header = opts.header.unwrap_or_else(|| detect_header(&rows));
     let names = if has_header {
         first.iter().map(str::to_string).collect()
@@ -816,6 +819,14 @@ mod tests {
                 .to_string();
             assert!(e.contains("t.csv:3:2:") && e.contains(what), "{e}");
         }
+    }
+
+    #[test]
+    fn byte_order_marks_alone_are_an_empty_file() {
+        // found by the csv fuzz target: the reader skips the second mark itself
+        let twice = b"\xef\xbb\xbf\xef\xbb\xbf";
+        let e = parse(twice, Path::new("f.csv"), &ReadOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "invalid data: f.csv is empty");
     }
 
     #[test]
