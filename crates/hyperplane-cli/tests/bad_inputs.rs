@@ -1123,9 +1123,9 @@ fn command_cases(f: &Files) -> Vec<Case> {
             ],
             "grid",
         ),
-        tune_fails(&csv, &["--cv", "0"], "number of folds"),
+        tune_fails(&csv, &["--cv", "0"], "--cv = 0: the number of folds"),
         tune_fails(&csv, &["--cv", "1000"], "number of folds"),
-        tune_fails(&csv, &["--valid-fraction", "2"], "fraction"),
+        tune_fails(&csv, &["--valid-fraction", "2"], "--valid-fraction = 2"),
         // plots
         fails(
             &[
@@ -1297,7 +1297,7 @@ fn command_cases(f: &Files) -> Vec<Case> {
                 "--k-max",
                 "1000000000",
             ],
-            "between 1 and 10000",
+            "--n-max = 1000000000: must be between 1 and 10000",
         ),
         fails(&["theory", "hoeffding", "--eps", "-1", "--n", "10"], "eps"),
         fails(

@@ -416,7 +416,7 @@ fn growth_table_json_and_svg() {
         "--out",
         s(&out),
     ]);
-    assert!(e.contains("n_max"), "{e}");
+    assert!(e.contains("--n-max = 5000"), "{e}");
 }
 
 #[test]

@@ -63,6 +63,26 @@ fn read_for(pipeline: &Pipeline, a: &DataArgs) -> Result<LabelledInput> {
 
 /// The pipeline of `kind` with every `--param NAME=VALUE` (and the flags that stand for
 /// one, as `(name, value)` in `extra`), resolved together: their order does not matter.
+/// A library's parameter error said with the command-line flag a user types (`n_max` is
+/// `--n-max`), by `flags` of (library name, flag); other errors as they are.
+pub(crate) fn as_flags(e: Error, flags: &[(&str, &str)]) -> Error {
+    match e {
+        Error::InvalidParameter {
+            name,
+            value,
+            reason,
+        } => Error::InvalidParameter {
+            name: flags
+                .iter()
+                .find(|(library, _)| *library == name)
+                .map_or(name, |(_, flag)| flag.to_string()),
+            value,
+            reason,
+        },
+        e => e,
+    }
+}
+
 fn spec_with_params(
     kind: &str,
     params: &[String],
@@ -325,7 +345,8 @@ pub fn tune(a: TuneArgs) -> Result<String> {
     };
     let tuning = {
         let _s = Step::start(&format!("trying {} settings", grid.n_candidates()));
-        spec.tune(&data, &grid, validation, a.seed)?
+        spec.tune(&data, &grid, validation, a.seed)
+            .map_err(|e| as_flags(e, &[("k", "--cv"), ("test_fraction", "--valid-fraction")]))?
     };
     let best = tuning.best_spec(&spec)?;
     let saved = match &a.out {

@@ -384,7 +384,8 @@ fn bounds(a: BoundsArgs) -> Result<String> {
 
 fn growth(a: GrowthArgs) -> Result<String> {
     let set = HypothesisSet::named(&a.set, a.d)?;
-    let t = plot::growth_table(set, a.n_max)?;
+    let t = plot::growth_table(set, a.n_max)
+        .map_err(|e| super::as_flags(e, &[("n_max", "--n-max")]))?;
     write_chart(plot::growth_chart(&t), &a.picture)?;
     if a.json {
         return json_with_out(&t, &a.picture.out);

@@ -420,7 +420,8 @@ fn growth(a: GrowthArgs) -> Result<String> {
 }
 
 fn bound_table(a: BoundTableArgs) -> Result<String> {
-    let t = BoundTable::new(a.n_max, a.k_max)?;
+    let t = BoundTable::new(a.n_max, a.k_max)
+        .map_err(|e| super::as_flags(e, &[("n_max", "--n-max"), ("k_max", "--k-max")]))?;
     if a.json {
         return Ok(json_text(
             &serde_json::to_value(&t).map_err(|e| Error::data(e.to_string()))?,
