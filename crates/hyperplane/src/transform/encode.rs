@@ -182,6 +182,14 @@ pub struct FittedTabularEncoder {
     columns: Vec<FittedColumn>,
 }
 
+/// A fitted column's values for a table's rows (see `FittedTabularEncoder::encoded_columns`).
+enum Encoded<'t> {
+    /// A number per row: a numeric column's, or an ordinal category code.
+    Numeric(Cow<'t, [f64]>),
+    /// The output column of each row's indicator, `u32::MAX` for an unseen category.
+    Indicator(Vec<u32>),
+}
+
 impl FittedTabularEncoder {
     /// The encoding of categorical columns.
     pub fn encoding(&self) -> CategoricalEncoding {
@@ -281,32 +289,27 @@ impl FittedTabularEncoder {
         {
             return self.one_hot_csr(table, &order, source);
         }
-        let n = table.n_rows();
-        let mut out = Array2::zeros((n, self.n_features_out()));
-        let mut offset = 0;
-        for (fitted, &src) in self.columns.iter().zip(&order) {
-            let column = &table.columns[src];
-            match &fitted.kind {
-                ColumnKind::Numeric => {
-                    let values = numeric_values(column, &fitted.name, src, table, source)?;
-                    check_finite_column(&values, &fitted.name, src, table.first_line)?;
-                    out.column_mut(offset)
-                        .assign(&ndarray::ArrayView1::from(&values[..]));
-                }
-                ColumnKind::Categorical(cats) => {
-                    let codes = category_codes(column, cats);
-                    for (i, code) in codes.into_iter().enumerate() {
-                        match (self.encoding, code) {
-                            (CategoricalEncoding::OneHot, Some(k)) => out[[i, offset + k]] = 1.0,
-                            (CategoricalEncoding::OneHot, None) => {}
-                            (CategoricalEncoding::Ordinal, k) => {
-                                out[[i, offset]] = k.unwrap_or(cats.len()) as f64
-                            }
-                        }
-                    }
+        let columns = self.encoded_columns(table, &order, source)?;
+        let p = self.n_features_out();
+        let mut out = Array2::zeros((table.n_rows(), p));
+        if p == 0 {
+            return Ok(Features::from(out));
+        }
+        // The table is held by columns and the matrix by rows: copied block of rows by block
+        // of rows, so the rows being written stay in cache while every column is read.
+        const ROWS: usize = 64;
+        let flat = out.as_slice_mut().expect("standard layout");
+        for (b, block) in flat.chunks_mut(ROWS * p).enumerate() {
+            let rows = b * ROWS..b * ROWS + block.len() / p;
+            for (at, c) in &columns {
+                let cells = block.chunks_mut(p).zip(rows.clone());
+                match c {
+                    Encoded::Numeric(v) => cells.for_each(|(row, i)| row[*at] = v[i]),
+                    Encoded::Indicator(k) => cells
+                        .filter(|&(_, i)| k[i] != u32::MAX)
+                        .for_each(|(row, i)| row[k[i] as usize] = 1.0),
                 }
             }
-            offset += self.width(fitted);
         }
         Ok(Features::from(out))
     }
@@ -319,34 +322,7 @@ impl FittedTabularEncoder {
         order: &[usize],
         source: &Path,
     ) -> Result<Features<'static>> {
-        /// A fitted column's values for the table's rows (beside its first output column).
-        enum Encoded<'t> {
-            Numeric(Cow<'t, [f64]>),
-            /// Output column per row, `u32::MAX` for an unseen category.
-            Indicator(Vec<u32>),
-        }
-        let mut columns = Vec::with_capacity(self.columns.len());
-        let mut offset = 0;
-        for (fitted, &src) in self.columns.iter().zip(order) {
-            let column = &table.columns[src];
-            columns.push((
-                offset,
-                match &fitted.kind {
-                    ColumnKind::Numeric => {
-                        let values = numeric_values(column, &fitted.name, src, table, source)?;
-                        check_finite_column(&values, &fitted.name, src, table.first_line)?;
-                        Encoded::Numeric(values)
-                    }
-                    ColumnKind::Categorical(cats) => Encoded::Indicator(
-                        category_codes(column, cats)
-                            .into_iter()
-                            .map(|k| k.map_or(u32::MAX, |k| (offset + k) as u32))
-                            .collect(),
-                    ),
-                },
-            ));
-            offset += self.width(fitted);
-        }
+        let columns = self.encoded_columns(table, order, source)?;
         let mut out = CsrBuilder::new(self.n_features_out());
         // exactly the non-zeros, counted first: no spare capacity in the largest buffers
         out.reserve(
@@ -365,6 +341,45 @@ impl FittedTabularEncoder {
             }));
         }
         Ok(Features::Sparse(out.finish()))
+    }
+
+    /// Each fitted column's values for the table's rows, beside its first output column:
+    /// numbers (checked finite), one-hot indicators or ordinal codes.
+    fn encoded_columns<'t>(
+        &self,
+        table: &'t Table,
+        order: &[usize],
+        source: &Path,
+    ) -> Result<Vec<(usize, Encoded<'t>)>> {
+        let mut columns = Vec::with_capacity(self.columns.len());
+        let mut offset = 0;
+        for (fitted, &src) in self.columns.iter().zip(order) {
+            let column = &table.columns[src];
+            let encoded = match &fitted.kind {
+                ColumnKind::Numeric => {
+                    let values = numeric_values(column, &fitted.name, src, table, source)?;
+                    check_finite_column(&values, &fitted.name, src, table.first_line)?;
+                    Encoded::Numeric(values)
+                }
+                ColumnKind::Categorical(cats) => {
+                    let codes = category_codes(column, cats).into_iter();
+                    match self.encoding {
+                        CategoricalEncoding::OneHot => Encoded::Indicator(
+                            codes
+                                .map(|k| k.map_or(u32::MAX, |k| (offset + k) as u32))
+                                .collect(),
+                        ),
+                        // an unseen category is `k`, one past the known ones
+                        CategoricalEncoding::Ordinal => Encoded::Numeric(Cow::Owned(
+                            codes.map(|k| k.unwrap_or(cats.len()) as f64).collect(),
+                        )),
+                    }
+                }
+            };
+            columns.push((offset, encoded));
+            offset += self.width(fitted);
+        }
+        Ok(columns)
     }
 
     /// For each fitted column, the index of the table column that holds it.
@@ -617,6 +632,33 @@ mod tests {
             .fit(&t)
             .unwrap();
         assert!(!ordinal.transform(&t).unwrap().is_sparse());
+    }
+
+    #[test]
+    fn dense_output_is_copied_by_blocks_of_rows_exactly() {
+        // 150 rows: two full blocks of 64 and a short one
+        let n = 150;
+        let levels = ["x", "y", "z"];
+        let t = table(
+            &["a", "b", "c"],
+            vec![
+                Column::Numeric((0..n).map(|i| i as f64).collect()),
+                text(&(0..n).map(|i| levels[i % 3]).collect::<Vec<_>>()),
+                Column::Numeric((0..n).map(|i| -(i as f64) / 2.0).collect()),
+            ],
+        );
+        let f = TabularEncoder::new()
+            .categorical(CategoricalEncoding::Ordinal)
+            .fit(&t)
+            .unwrap();
+        let Features::Dense(x) = f.transform(&t).unwrap() else {
+            panic!("ordinal output should be dense")
+        };
+        assert_eq!(x.dim(), (n, 3));
+        for i in 0..n {
+            let row = [i as f64, (i % 3) as f64, -(i as f64) / 2.0];
+            assert_eq!(x.row(i).to_vec(), row, "row {i}");
+        }
     }
 
     #[test]
