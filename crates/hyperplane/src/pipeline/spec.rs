@@ -486,9 +486,8 @@ impl PipelineSpec {
         let labels = labels.unwrap_or_default();
         Threads::from_setting(c.pipeline.threads).run(|| {
             let (pipeline, train) = self.fit_components(c, Cow::Owned(input), &labels, &source)?;
-            let labels = &labels;
             let score = pipeline
-                .training_score(self.info.task, &train, labels)
+                .training_score(self.info.task, &train, &labels)
                 .map_err(|e| overflowed(e, self.info.name, train.x()))?;
             Ok((pipeline, score))
         })?
