@@ -18,6 +18,7 @@ use hyperplane::Fit;
 use ndarray::{s, Array2};
 
 fn main() {
+    hyperplane::memory::keep_freed_memory();
     let args: Vec<String> = std::env::args().collect();
     let bytes = std::fs::read(&args[1]).unwrap();
     let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;

@@ -14,12 +14,14 @@
 //! the biases, scaled by the total sample weight of the batch, so that a batch's gradient
 //! is an average and the rows of a batch can be split, summed and divided at the end.
 
-use ndarray::{Array2, ArrayView2, Axis, Zip};
+use ndarray::{Array2, ArrayView2, Axis};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::activation::{Activation, Output};
 use super::layers::{product, InputRows, Layout};
 use super::precision::{Dtype, Real};
+use super::PARAMETER_CHUNK;
 use crate::data::Features;
 
 /// A network's shape and units: what the flat parameter vector means.
@@ -136,10 +138,6 @@ impl Network {
             self.forward(params, &input, rows, Some((batch.y, batch.weights)));
         let n_layers = self.layout.n_layers();
         let mut penalty = 0.0;
-        for l in 1..=n_layers {
-            let (w, _) = self.layout.layer(params, l);
-            penalty += w.iter().map(|v| v.wide() * v.wide()).sum::<f64>();
-        }
         let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
         let (alpha_t, scale_t) = (T::narrow(alpha), T::narrow(scale));
         // delta_L, row by row, over a copy of the outputs (standard layout: `forward`)
@@ -167,9 +165,12 @@ impl Network {
                     gw.view_mut(),
                 );
             }
-            Zip::from(&mut gw)
-                .and(&w)
-                .for_each(|g, &w| *g = (alpha_t * w + *g) * scale_t);
+            penalty += penalize(
+                gw.as_slice_mut().expect("a row-major layer"),
+                w.as_slice().expect("a row-major layer"),
+                alpha_t,
+                scale_t,
+            );
             for (g, s) in gb.iter_mut().zip(delta.sum_axis(Axis(0))) {
                 *g = s * scale_t;
             }
@@ -218,19 +219,49 @@ impl<'n> Gradient<'n> {
         match self.dtype {
             Dtype::F64 => self.net.loss_grad(params, alpha, batch, grad),
             Dtype::F32 => {
-                self.params.clear();
-                self.params.extend(params.iter().map(|&v| v as f32));
+                self.params.resize(params.len(), 0.0);
                 self.grad.resize(params.len(), 0.0);
+                convert(params, &mut self.params, |v| v as f32);
                 let loss = self
                     .net
                     .loss_grad(&self.params, alpha, batch, &mut self.grad);
-                grad.iter_mut()
-                    .zip(&self.grad)
-                    .for_each(|(g, &v)| *g = f64::from(v));
+                convert(&self.grad, grad, f64::from);
                 loss
             }
         }
     }
+}
+
+/// `to_i = f(from_i)`, in parallel over fixed chunks.
+fn convert<A: Copy + Sync, B: Send>(from: &[A], to: &mut [B], f: impl Fn(A) -> B + Sync) {
+    to.par_chunks_mut(PARAMETER_CHUNK)
+        .zip(from.par_chunks(PARAMETER_CHUNK))
+        .for_each(|(to, from)| to.iter_mut().zip(from).for_each(|(t, &v)| *t = f(v)));
+}
+
+/// `g <- (alpha w + g) scale` for a layer's weights `w` and gradient `g`; returns
+/// `||w||^2` in `f64`, each chunk summed in eight lanes (a chain of dependent additions
+/// would take a cycle latency per weight).
+fn penalize<T: Real>(g: &mut [T], w: &[T], alpha: T, scale: T) -> f64 {
+    let sums: Vec<f64> = g
+        .par_chunks_mut(PARAMETER_CHUNK)
+        .zip(w.par_chunks(PARAMETER_CHUNK))
+        .map(|(g, w)| {
+            g.iter_mut()
+                .zip(w)
+                .for_each(|(g, &w)| *g = (alpha * w + *g) * scale);
+            let lanes = w.chunks_exact(8);
+            let tail: f64 = lanes.remainder().iter().map(|v| v.wide() * v.wide()).sum();
+            let mut acc = [0.0f64; 8];
+            for v in lanes {
+                for l in 0..8 {
+                    acc[l] += v[l].wide() * v[l].wide();
+                }
+            }
+            acc.iter().sum::<f64>() + tail
+        })
+        .collect();
+    sums.iter().sum()
 }
 
 #[cfg(test)]
@@ -335,6 +366,41 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Products big enough to be split in blocks of rows (one per thread), on 1, 2 and 3
+    /// threads, in both precisions, with a row count that leaves a part tile: the same
+    /// bits.
+    #[test]
+    fn split_products_are_the_same_bits_on_any_thread_count() {
+        use crate::threads::Threads;
+        let (n, d) = (1001, 70);
+        let (net, params, x, y, _) = problem(5, n, d, &[40], Activation::Tanh, Output::Softmax);
+        assert!(n * d * 40 >= super::super::layers::PARALLEL_WORK);
+        let x = Features::from(x);
+        let rows: Vec<usize> = (0..n).map(|i| (i * 7) % n).collect();
+        let batch = Batch {
+            x: &x,
+            rows: &rows,
+            y: y.view(),
+            weights: None,
+        };
+        for dtype in [Dtype::F64, Dtype::F32] {
+            let run = |threads: usize| {
+                let mut grad = vec![0.0; params.len()];
+                let mut gradient = Gradient::new(&net, dtype);
+                let loss = Threads::Count(threads)
+                    .run(|| gradient.loss_grad(&params, 0.01, &batch, &mut grad))
+                    .unwrap();
+                (
+                    loss.to_bits(),
+                    grad.iter().map(|g| g.to_bits()).collect::<Vec<_>>(),
+                )
+            };
+            let one = run(1);
+            assert_eq!(one, run(2), "{dtype}");
+            assert_eq!(one, run(3), "{dtype}");
         }
     }
 

@@ -128,19 +128,26 @@ impl Layout {
     }
 }
 
-/// Most blocks a product is split into, and the fewest rows a block has. The blocks are a
-/// function of the product's shape alone, never of the thread count, so that every thread
-/// count computes the same blocks and gives the same bits.
-const MAX_BLOCKS: usize = 4;
+/// The fewest rows a parallel block of a product has.
 const MIN_BLOCK_ROWS: usize = 32;
+
+/// A product's blocks of output rows start at multiples of this. matrixmultiply computes
+/// `c` in tiles of `MR` rows (8; 16 with AVX-512) counted from a call's first row; a tile
+/// cut short by a block's end costs a whole tile and takes a masked path. Every element of
+/// `c` is its own sum over `k` in the same order whichever block holds it, so the blocks
+/// can follow the thread count and the bits do not; whole tiles keep even the masked path
+/// where one call would take it.
+const TILE_ROWS: usize = 16;
 
 /// Multiply-adds below which a product's blocks run one after the other on the calling
 /// thread: a parallel step costs tens of microseconds, as much as such a product.
-const PARALLEL_WORK: usize = 1 << 21;
+pub(crate) const PARALLEL_WORK: usize = 1 << 21;
 
-/// Rows per block of a product with `n` output rows (see [`MAX_BLOCKS`]).
+/// Rows per block of a product with `n` output rows: one block per thread of rayon's
+/// current pool (at least [`MIN_BLOCK_ROWS`] rows each), a multiple of [`TILE_ROWS`].
 fn block_rows(n: usize) -> usize {
-    n.div_ceil((n / MIN_BLOCK_ROWS).clamp(1, MAX_BLOCKS)).max(1)
+    let blocks = rayon::current_num_threads().min(n / MIN_BLOCK_ROWS).max(1);
+    n.div_ceil(blocks).next_multiple_of(TILE_ROWS).max(1)
 }
 
 /// `c = alpha a b + beta c` for a row-major `c`, its blocks of rows computed in parallel
@@ -157,7 +164,9 @@ pub fn product<T: Real>(
     if n == 0 || cols == 0 {
         return;
     }
-    let size = block_rows(n);
+    // a small product is not worth a parallel step: one block
+    let serial = n * cols * a.ncols() < PARALLEL_WORK;
+    let size = if serial { n } else { block_rows(n) };
     let c = c.as_slice_mut().expect("a row-major product");
     let block_product = |(k, block): (usize, &mut [T])| {
         let rows = block.len() / cols;
@@ -165,11 +174,8 @@ pub fn product<T: Real>(
         let a = a.slice(ndarray::s![k * size..k * size + rows, ..]);
         ndarray::linalg::general_mat_mul(alpha, &a, &b, beta, &mut block);
     };
-    // the same blocks either way: a small product is not worth a parallel step
-    if n * cols * a.ncols() < PARALLEL_WORK {
-        c.chunks_mut(size * cols)
-            .enumerate()
-            .for_each(block_product);
+    if serial {
+        block_product((0, c));
     } else {
         c.par_chunks_mut(size * cols)
             .enumerate()

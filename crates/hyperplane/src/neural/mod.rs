@@ -56,6 +56,12 @@ use crate::estimator::{
 };
 use crate::param::{Composite, Params};
 
+/// Values a parallel task of an elementwise pass over the parameters handles (the
+/// optimiser's step, the penalty, the f32 copies). Each value is computed alone, and sums
+/// run over these fixed chunks added in order, so the passes give the same bits on any
+/// number of threads.
+const PARAMETER_CHUNK: usize = 1 << 13;
+
 /// The neural network family, as the registry lists it.
 pub const FAMILY: Family = Family {
     kinds: KINDS,

@@ -22,8 +22,10 @@
 //! best validation score.
 
 use ndarray::ArrayView2;
+use rayon::prelude::*;
 
 use super::backprop::{Batch, Gradient};
+use super::PARAMETER_CHUNK;
 use crate::data::Features;
 use crate::optim::ConvergenceWarning;
 use crate::rng::Rng;
@@ -94,11 +96,19 @@ impl Sgd {
 
 impl StepRule for Sgd {
     fn step(&mut self, params: &mut [f64], grad: &[f64]) {
-        let (mu, eta) = (self.momentum, self.learning_rate);
-        for ((p, v), g) in params.iter_mut().zip(&mut self.velocity).zip(grad) {
-            *v = mu * *v - eta * g;
-            *p += if self.nesterov { mu * *v - eta * g } else { *v };
-        }
+        let (mu, eta, nesterov) = (self.momentum, self.learning_rate, self.nesterov);
+        (
+            params.par_chunks_mut(PARAMETER_CHUNK),
+            self.velocity.par_chunks_mut(PARAMETER_CHUNK),
+            grad.par_chunks(PARAMETER_CHUNK),
+        )
+            .into_par_iter()
+            .for_each(|(params, velocity, grad)| {
+                for ((p, v), g) in params.iter_mut().zip(velocity).zip(grad) {
+                    *v = mu * *v - eta * g;
+                    *p += if nesterov { mu * *v - eta * g } else { *v };
+                }
+            });
     }
     fn epoch_ends(&mut self, seen: usize) {
         if self.schedule == Schedule::Invscaling {
@@ -151,16 +161,21 @@ impl StepRule for Adam {
         let (b1, b2) = (self.beta_1, self.beta_2);
         let t = self.t as f64;
         let eta = self.learning_rate * (1.0 - b2.powf(t)).sqrt() / (1.0 - b1.powf(t));
-        for (((p, m), s), g) in params
-            .iter_mut()
-            .zip(&mut self.m)
-            .zip(&mut self.s)
-            .zip(grad)
-        {
-            *m = b1 * *m + (1.0 - b1) * g;
-            *s = b2 * *s + (1.0 - b2) * (g * g);
-            *p += -eta * *m / (s.sqrt() + self.epsilon);
-        }
+        let epsilon = self.epsilon;
+        (
+            params.par_chunks_mut(PARAMETER_CHUNK),
+            self.m.par_chunks_mut(PARAMETER_CHUNK),
+            self.s.par_chunks_mut(PARAMETER_CHUNK),
+            grad.par_chunks(PARAMETER_CHUNK),
+        )
+            .into_par_iter()
+            .for_each(|(params, m, s, grad)| {
+                for (((p, m), s), g) in params.iter_mut().zip(m).zip(s).zip(grad) {
+                    *m = b1 * *m + (1.0 - b1) * g;
+                    *s = b2 * *s + (1.0 - b2) * (g * g);
+                    *p += -eta * *m / (s.sqrt() + epsilon);
+                }
+            });
     }
 }
 
