@@ -14,12 +14,13 @@
 //! the biases, scaled by the total sample weight of the batch, so that a batch's gradient
 //! is an average and the rows of a batch can be split, summed and divided at the end.
 
-use ndarray::{Array2, ArrayView2, Axis};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::activation::{Activation, Output};
-use super::layers::{product, InputRows, Layout};
+use super::layers::{product, row_blocks, InputRows, Layout};
 use super::precision::{Dtype, Real};
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
@@ -52,54 +53,153 @@ pub struct Batch<'b, 'x> {
 /// in cache and make matrix products as fast per row as the whole matrix would.
 const PREDICT_CHUNK: usize = 256;
 
+/// A batch's targets (one row per row of the data) and sample weights (`None`: 1).
+type Targets<'a> = (ArrayView2<'a, f64>, Option<&'a [f64]>);
+
+/// A pass over a batch's rows: every layer's activations and, with targets, its deltas and
+/// each row's weighted loss.
+struct Pass<T> {
+    /// `a_1, ..., a_L`, one row per batch row.
+    activations: Vec<Array2<T>>,
+    /// `delta_1, ..., delta_L` (none without targets).
+    deltas: Vec<Array2<T>>,
+    /// `w_i l_i` of each row (0 without targets, or for weight 0).
+    losses: Vec<f64>,
+}
+
 impl Network {
-    /// Every layer's activations `a_1, ..., a_L` for the batch `input`, whose rows are
-    /// `rows` of the data, in the precision `T`; with `y`, the output layer's loss summed
-    /// over the rows (weighted, in `f64`), else 0.
-    fn forward<T: Real>(
+    /// The forward pass of the batch `input`, whose rows are `rows` of the data, in the
+    /// precision `T`, and with targets the backward pass of its deltas: each row's
+    /// activations and deltas depend on that row alone, so blocks of rows
+    /// ([`row_blocks`]) run in parallel, each through the whole network, and give the
+    /// same bits for any block count.
+    fn pass<T: Real>(
         &self,
         params: &[T],
         input: &InputRows<T>,
         rows: &[usize],
-        targets: Option<(ArrayView2<f64>, Option<&[f64]>)>,
-    ) -> (Vec<Array2<T>>, f64) {
+        targets: Option<Targets>,
+    ) -> Pass<T> {
+        let n = rows.len();
+        let zeros = || -> Vec<Array2<T>> {
+            (1..=self.layout.n_layers())
+                .map(|l| Array2::zeros((n, self.layout.sizes[l])))
+                .collect()
+        };
+        let mut pass = Pass {
+            activations: zeros(),
+            deltas: if targets.is_some() {
+                zeros()
+            } else {
+                Vec::new()
+            },
+            losses: vec![0.0; n],
+        };
+        let size = row_blocks(n).max(1);
+        let mut acts: Vec<_> = (pass.activations.iter_mut())
+            .map(|a| a.axis_chunks_iter_mut(Axis(0), size))
+            .collect();
+        let mut deltas: Vec<_> = (pass.deltas.iter_mut())
+            .map(|a| a.axis_chunks_iter_mut(Axis(0), size))
+            .collect();
+        let blocks: Vec<_> = (pass.losses.chunks_mut(size).enumerate())
+            .map(|(k, losses)| {
+                let acts: Vec<_> = (acts.iter_mut())
+                    .map(|it| it.next().expect("a chunk of every layer per block"))
+                    .collect();
+                let deltas: Vec<_> = (deltas.iter_mut())
+                    .map(|it| it.next().expect("a chunk of every layer per block"))
+                    .collect();
+                (k * size, acts, deltas, losses)
+            })
+            .collect();
+        blocks
+            .into_par_iter()
+            .for_each(|(start, mut acts, mut deltas, losses)| {
+                let range = start..start + losses.len();
+                let (input, rows) = (input.rows(range.clone()), &rows[range]);
+                self.forward_block(params, &input, rows, &mut acts, targets, losses);
+                if let Some(targets) = targets {
+                    self.backward_block(params, &acts, &mut deltas, rows, targets);
+                }
+            });
+        pass
+    }
+
+    /// `acts[l-1] = a_l` for the block `input` (the data's `rows`); with targets,
+    /// `losses[r] = w_i l_i` of its rows.
+    fn forward_block<T: Real>(
+        &self,
+        params: &[T],
+        input: &InputRows<T>,
+        rows: &[usize],
+        acts: &mut [ArrayViewMut2<T>],
+        targets: Option<Targets>,
+        losses: &mut [f64],
+    ) {
         let n_layers = self.layout.n_layers();
-        let mut activations: Vec<Array2<T>> = Vec::with_capacity(n_layers);
-        let mut loss = 0.0;
         let mut scratch = Vec::new();
         for l in 1..=n_layers {
             let (w, b) = self.layout.layer(params, l);
+            let (before, after) = acts.split_at_mut(l - 1);
+            let z = &mut after[0];
             // z = b + a_{l-1} W, row-major
-            let mut z = ndarray::aview1(b)
-                .broadcast((rows.len(), b.len()))
-                .expect("one bias per unit")
-                .to_owned();
-            match activations.last() {
+            z.assign(&ndarray::aview1(b));
+            match before.last() {
                 None => input.times(w, z.view_mut()),
-                Some(a) => product(T::one(), a.view(), w, T::one(), z.view_mut()),
+                Some(a) => general_mat_mul(T::one(), &a.view(), &w, T::one(), z),
             }
             if l < n_layers {
                 self.activation.apply(z.view_mut());
-            } else {
-                // the rows of a fresh (standard layout) matrix are contiguous
-                for (r, mut row) in z.rows_mut().into_iter().enumerate() {
-                    let out = row.as_slice_mut().expect("standard layout");
-                    T::in_f64(out, &mut scratch, |out| match targets {
-                        Some((y, weights)) => {
-                            let i = rows[r];
-                            let w = weights.map_or(1.0, |w| w[i]);
-                            let l = self.output.apply_and_loss(out, y.row(i));
-                            if w != 0.0 {
-                                loss += w * l;
-                            }
-                        }
-                        None => self.output.apply(out),
-                    });
-                }
+                continue;
             }
-            activations.push(z);
+            for (r, mut row) in z.rows_mut().into_iter().enumerate() {
+                let out = row.as_slice_mut().expect("rows of a row-major matrix");
+                T::in_f64(out, &mut scratch, |out| match targets {
+                    Some((y, weights)) => {
+                        let i = rows[r];
+                        let w = weights.map_or(1.0, |w| w[i]);
+                        let l = self.output.apply_and_loss(out, y.row(i));
+                        if w != 0.0 {
+                            losses[r] = w * l;
+                        }
+                    }
+                    None => self.output.apply(out),
+                });
+            }
         }
-        (activations, loss)
+    }
+
+    /// The deltas of a block (the data's `rows`) from its activations `acts`:
+    /// `delta_L = w_i dl/dz_L`, `delta_{l-1} = (delta_l W_l^T) * g'(a_{l-1})`.
+    fn backward_block<T: Real>(
+        &self,
+        params: &[T],
+        acts: &[ArrayViewMut2<T>],
+        deltas: &mut [ArrayViewMut2<T>],
+        rows: &[usize],
+        (y, weights): Targets,
+    ) {
+        let n_layers = self.layout.n_layers();
+        let mut scratch = Vec::new();
+        let last = &mut deltas[n_layers - 1];
+        last.assign(&acts[n_layers - 1]);
+        for (r, mut row) in last.rows_mut().into_iter().enumerate() {
+            let i = rows[r];
+            let out = row.as_slice_mut().expect("rows of a row-major matrix");
+            T::in_f64(out, &mut scratch, |out| {
+                self.output
+                    .delta(out, y.row(i), weights.map_or(1.0, |w| w[i]))
+            });
+        }
+        for l in (2..=n_layers).rev() {
+            let (w, _) = self.layout.layer(params, l);
+            let (before, after) = deltas.split_at_mut(l - 1);
+            let back = &mut before[l - 2];
+            general_mat_mul(T::one(), &after[0].view(), &w.t(), T::zero(), back);
+            self.activation
+                .backward(acts[l - 2].view(), back.view_mut());
+        }
     }
 
     /// The outputs `a_L` (probabilities for classes, values for regression) of every row.
@@ -113,10 +213,10 @@ impl Network {
     pub fn predict_rows(&self, params: &[f64], x: &Features, rows: &[usize]) -> Array2<f64> {
         let mut out = Array2::zeros((rows.len(), self.layout.n_outputs()));
         for (k, chunk) in rows.chunks(PREDICT_CHUNK).enumerate() {
-            let (mut a, _) = self.forward(params, &InputRows::of(x, chunk), chunk, None);
+            let mut pass = self.pass(params, &InputRows::of(x, chunk), chunk, None);
             let start = k * PREDICT_CHUNK;
             out.slice_mut(ndarray::s![start..start + chunk.len(), ..])
-                .assign(&a.pop().expect("at least one layer"));
+                .assign(&pass.activations.pop().expect("at least one layer"));
         }
         out
     }
@@ -134,36 +234,21 @@ impl Network {
         let weight = |i: usize| batch.weights.map_or(1.0, |w| w[i]);
         let total: f64 = rows.iter().map(|&i| weight(i)).sum();
         let input = InputRows::of(batch.x, rows);
-        let (activations, data_loss) =
-            self.forward(params, &input, rows, Some((batch.y, batch.weights)));
-        let n_layers = self.layout.n_layers();
+        let pass = self.pass(params, &input, rows, Some((batch.y, batch.weights)));
+        let data_loss: f64 = pass.losses.iter().sum();
         let mut penalty = 0.0;
         let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
         let (alpha_t, scale_t) = (T::narrow(alpha), T::narrow(scale));
-        // delta_L, row by row, over a copy of the outputs (standard layout: `forward`)
-        let mut delta = activations[n_layers - 1].clone();
-        let mut scratch = Vec::new();
-        for (r, mut row) in delta.rows_mut().into_iter().enumerate() {
-            let i = rows[r];
-            let out = row.as_slice_mut().expect("standard layout");
-            T::in_f64(out, &mut scratch, |out| {
-                self.output.delta(out, batch.y.row(i), weight(i))
-            });
-        }
-        for l in (1..=n_layers).rev() {
+        for l in (1..=self.layout.n_layers()).rev() {
             let (w, _) = self.layout.layer(params, l);
             let (mut gw, gb) = self.layout.layer_mut(grad, l);
+            let delta = pass.deltas[l - 1].view();
             // gw = (a_{l-1}^T delta + alpha W) / sum_i w_i
             if l == 1 {
-                input.transpose_times(delta.view(), gw.view_mut());
+                input.transpose_times(delta, gw.view_mut());
             } else {
-                product(
-                    T::one(),
-                    activations[l - 2].t(),
-                    delta.view(),
-                    T::zero(),
-                    gw.view_mut(),
-                );
+                let a = pass.activations[l - 2].t();
+                product(T::one(), a, delta, T::zero(), gw.view_mut());
             }
             penalty += penalize(
                 gw.as_slice_mut().expect("a row-major layer"),
@@ -173,13 +258,6 @@ impl Network {
             );
             for (g, s) in gb.iter_mut().zip(delta.sum_axis(Axis(0))) {
                 *g = s * scale_t;
-            }
-            if l > 1 {
-                let mut back = Array2::zeros((rows.len(), w.nrows()));
-                product(T::one(), delta.view(), w.t(), T::zero(), back.view_mut());
-                self.activation
-                    .backward(activations[l - 2].view(), back.view_mut());
-                delta = back;
             }
         }
         (data_loss + 0.5 * alpha * penalty) * scale

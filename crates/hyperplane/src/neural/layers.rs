@@ -131,21 +131,22 @@ impl Layout {
 /// The fewest rows a parallel block of a product has.
 const MIN_BLOCK_ROWS: usize = 32;
 
-/// A product's blocks of output rows start at multiples of this. matrixmultiply computes
-/// `c` in tiles of `MR` rows (8; 16 with AVX-512) counted from a call's first row; a tile
-/// cut short by a block's end costs a whole tile and takes a masked path. Every element of
-/// `c` is its own sum over `k` in the same order whichever block holds it, so the blocks
-/// can follow the thread count and the bits do not; whole tiles keep even the masked path
-/// where one call would take it.
-const TILE_ROWS: usize = 16;
+/// Blocks of rows start at multiples of this: matrixmultiply computes a product in tiles
+/// of 8 rows (`MR` on AVX2; 16 with AVX-512) counted from its first row, and a tile cut
+/// short by a block's end costs a whole tile. The bits do not depend on the blocks: every
+/// element of a product is its own sum over `k` in the same order whichever block holds it
+/// (the products here have `alpha = 1`, `beta` 0 or 1, which a cut tile's masked path
+/// applies exactly as a whole tile does), so the blocks can follow the thread count.
+const TILE_ROWS: usize = 8;
 
 /// Multiply-adds below which a product's blocks run one after the other on the calling
 /// thread: a parallel step costs tens of microseconds, as much as such a product.
 pub(crate) const PARALLEL_WORK: usize = 1 << 21;
 
-/// Rows per block of a product with `n` output rows: one block per thread of rayon's
-/// current pool (at least [`MIN_BLOCK_ROWS`] rows each), a multiple of [`TILE_ROWS`].
-fn block_rows(n: usize) -> usize {
+/// Rows per block of a product with `n` output rows, or of a pass over `n` rows: one
+/// block per thread of rayon's current pool (at least [`MIN_BLOCK_ROWS`] rows each), a
+/// multiple of [`TILE_ROWS`].
+pub(crate) fn row_blocks(n: usize) -> usize {
     let blocks = rayon::current_num_threads().min(n / MIN_BLOCK_ROWS).max(1);
     n.div_ceil(blocks).next_multiple_of(TILE_ROWS).max(1)
 }
@@ -166,7 +167,7 @@ pub fn product<T: Real>(
     }
     // a small product is not worth a parallel step: one block
     let serial = n * cols * a.ncols() < PARALLEL_WORK;
-    let size = if serial { n } else { block_rows(n) };
+    let size = if serial { n } else { row_blocks(n) };
     let c = c.as_slice_mut().expect("a row-major product");
     let block_product = |(k, block): (usize, &mut [T])| {
         let rows = block.len() / cols;
@@ -202,26 +203,26 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
         }
     }
 
+    /// The batch rows `range` of these rows.
+    pub fn rows(&self, range: std::ops::Range<usize>) -> InputRows<'_, 'x, T> {
+        match self {
+            InputRows::Dense(xb) => InputRows::Dense(xb.slice(ndarray::s![range, ..]).into()),
+            InputRows::Sparse(x, rows) => InputRows::Sparse(x, &rows[range]),
+        }
+    }
+
     /// `z += X_b W`: the first layer's product, dense rows through the matrix product,
-    /// sparse rows as sums of `W`'s rows scaled by the stored values; blocks of rows in
-    /// parallel.
+    /// sparse rows as sums of `W`'s rows scaled by the stored values; on the calling thread
+    /// (the passes run blocks of rows in parallel).
     pub fn times(&self, w: ArrayView2<T>, mut z: ArrayViewMut2<T>) {
         match self {
-            InputRows::Dense(xb) => product(T::one(), xb.view(), w, T::one(), z),
+            InputRows::Dense(xb) => {
+                ndarray::linalg::general_mat_mul(T::one(), &xb.view(), &w, T::one(), &mut z)
+            }
             InputRows::Sparse(x, rows) => with_rows!(x, |m| {
-                let cols = z.ncols();
-                let size = block_rows(rows.len());
-                let z = z.as_slice_mut().expect("a row-major product");
-                z.par_chunks_mut(size * cols)
-                    .zip(rows.par_chunks(size))
-                    .for_each(|(block, rows)| {
-                        for (out, &i) in block.chunks_mut(cols).zip(rows) {
-                            m.for_each_in_row(i, |j, v| {
-                                let v = T::narrow(v);
-                                out.iter_mut().zip(w.row(j)).for_each(|(o, &w)| *o += v * w)
-                            });
-                        }
-                    });
+                for (mut out, &i) in z.rows_mut().into_iter().zip(rows.iter()) {
+                    m.for_each_in_row(i, |j, v| out.scaled_add(T::narrow(v), &w.row(j)));
+                }
             }),
         }
     }
