@@ -57,7 +57,7 @@ pub enum TrainingScore {
 }
 
 /// Rows scored at a time for a training score.
-const SCORE_ROWS: usize = 1 << 14;
+const SCORE_ROWS: usize = 1 << 12;
 
 /// A non-finite value error of a block of rows, its row moved down by the `from` rows before.
 fn below_rows(e: Error, from: usize) -> Error {

@@ -465,7 +465,7 @@ impl PipelineSpec {
         let labels = Labels::from(data.require_labels(NEEDS_LABELS)?);
         Threads::from_setting(c.pipeline.threads).run(|| {
             Ok(self
-                .fit_components(c, Cow::Borrowed(&data.input), &labels, &data.source)?
+                .fit_components(c, Cow::Borrowed(&data.input), labels, &data.source)?
                 .0)
         })?
     }
@@ -482,7 +482,7 @@ impl PipelineSpec {
         let labels = Labels::from(data.require_labels(NEEDS_LABELS)?);
         let LabelledInput { input, source, .. } = data;
         Threads::from_setting(c.pipeline.threads).run(|| {
-            let (pipeline, train) = self.fit_components(c, Cow::Owned(input), &labels, &source)?;
+            let (pipeline, train) = self.fit_components(c, Cow::Owned(input), labels, &source)?;
             self.scored(pipeline, &train)
         })?
     }
@@ -508,7 +508,7 @@ impl PipelineSpec {
                     path.display()
                 ))
             })?;
-            let (pipeline, train) = self.fit_features(c, InputStage::Table(encoder), x, &labels)?;
+            let (pipeline, train) = self.fit_features(c, InputStage::Table(encoder), x, labels)?;
             self.scored(pipeline, &train)
         })?
     }
@@ -526,7 +526,7 @@ impl PipelineSpec {
         &self,
         c: Components,
         raw: Cow<'_, RawInput>,
-        labels: &Labels,
+        labels: Labels,
         source: &Path,
     ) -> Result<(Pipeline, Dataset<'static>)> {
         if raw.n_rows() == 0 {
@@ -537,13 +537,13 @@ impl PipelineSpec {
     }
 
     /// The fitted pipeline from its fitted input stage and the features it gave, and the
-    /// dataset its model was fitted on.
+    /// dataset its model was fitted on; the labels are freed once encoded.
     fn fit_features(
         &self,
         c: Components,
         input: InputStage,
         x: Features<'static>,
-        labels: &Labels,
+        labels: Labels,
     ) -> Result<(Pipeline, Dataset<'static>)> {
         let (transforms, x) = c.fit_transforms(self.info, &input, x)?;
         let options = FitOptions {
@@ -552,11 +552,13 @@ impl PipelineSpec {
             threads: Threads::All,
         };
         let dataset = if self.is_regressor() {
-            Dataset::regression(x, regression_targets(labels)?)?
+            Dataset::regression(x, regression_targets(&labels)?)?
         } else {
             let (classes, targets) = labels.encode();
             Dataset::from_encoded(x, targets, classes)?
         };
+        let n_train = labels.len();
+        drop(labels);
         c.learner.check_memory(&dataset)?;
         let model = c.learner.fit_with(&dataset, &options)?;
         let mut preprocessing = Vec::new();
@@ -604,7 +606,7 @@ impl PipelineSpec {
             input,
             transforms,
             model,
-            n_train: labels.len(),
+            n_train,
         };
         Ok((pipeline, dataset))
     }
