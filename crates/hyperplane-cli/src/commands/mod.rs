@@ -160,10 +160,13 @@ pub fn train(a: TrainArgs) -> Result<String> {
     }
     check_out_is_not_data(&a.data.data, &a.out)?;
     let spec = spec_with_params(&a.model, &a.params, &extra)?;
-    let data = read_training(&a.data)?;
     let (pipeline, score) = {
-        let _s = Step::start(&format!("training {}", a.model));
-        spec.fit_scored(data)?
+        let _s = Step::start(&format!(
+            "reading {} and training {}",
+            a.data.data.display(),
+            a.model
+        ));
+        spec.fit_file_scored(&a.data.data, &read_options(&a.data)?)?
     };
     pipeline.save(&a.out)?;
     // the JSON key of the training score and its words in the summary line

@@ -19,19 +19,24 @@
 //! bytes, and a level code per row. In a numeric column a later value that is not a number, or is `nan` or
 //! `inf` (non-finite values are not data), is an error naming its line and column.
 //!
-//! **Streaming.** [`read`] parses the file record by record from a buffered reader: numbers
-//! are parsed from the bytes of their fields, so a numeric table costs the memory of its
-//! `f64` values, never of its text, and a categorical column 4 bytes a row plus its
-//! distinct values.
+//! **Streaming, in parallel.** [`read`] reads the file in chunks and parses each chunk's
+//! blocks of records on every thread of rayon's current pool (one block per thread, each
+//! with its own interned levels, merged in file order): numbers are parsed from the bytes of
+//! their fields, so a numeric table costs the memory of its `f64` values, never of its text,
+//! and a categorical column 4 bytes a row plus its distinct values. Any thread count gives
+//! the same table, and the same first error. For training, the
+//! [`TabularEncoder`](crate::transform::TabularEncoder) encodes the blocks as they arrive
+//! instead of building a table ([`fit_transform_file`](crate::transform::TabularEncoder::fit_transform_file)).
 
 use std::collections::HashSet;
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use ::csv::{ByteRecord, ReaderBuilder, StringRecord, Trim};
+use ::csv::{ReaderBuilder, StringRecord, Trim};
+use rayon::prelude::*;
 
-use crate::data::input::{Column, Interner, LabelledInput, RawInput, Table};
-use crate::data::labels::Label;
+use crate::data::input::{Categories, Column, Interner, LabelledInput, RawInput, Table};
+use crate::data::labels::{Label, Labels};
 use crate::data::options::{LabelColumn, MissingPolicy, ReadOptions};
 use crate::error::{Error, Result};
 
@@ -76,6 +81,55 @@ pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
 /// Reads a delimited file into a [`RawInput::Table`] and its labels, streaming: the file is
 /// never in memory as text, and numbers are parsed from the bytes of their fields.
 pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
+    let (table, labels) = read_table(path, opts)?;
+    Ok(LabelledInput {
+        input: RawInput::Table(table),
+        labels: labels.map(|l| l.iter().cloned().collect()),
+        source: path.to_path_buf(),
+    })
+}
+
+/// [`read`], with the labels interned.
+pub(crate) fn read_table(path: &Path, opts: &ReadOptions) -> Result<(Table, Option<Labels>)> {
+    let mut table = TableBuilder::default();
+    let head = read_blocks(path, opts, |block, _| {
+        table.append(block);
+        Ok(())
+    })?;
+    Ok(table.finish(head))
+}
+
+/// Parses delimited text held in memory; `file` names the source in error messages.
+pub fn parse(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<(Table, Option<Vec<Label>>)> {
+    parse_in_blocks(bytes, file, opts, BLOCK_BYTES)
+}
+
+/// [`parse`], `block_bytes` at a time per thread.
+fn parse_in_blocks(
+    bytes: &[u8],
+    file: &Path,
+    opts: &ReadOptions,
+    block_bytes: usize,
+) -> Result<(Table, Option<Vec<Label>>)> {
+    let bytes = strip_bom(bytes);
+    let shape = sniff_bytes(bytes, file, opts)?;
+    let mut table = TableBuilder::default();
+    let head = parse_blocks(bytes, &shape, file, opts, block_bytes, |block, _| {
+        table.append(block);
+        Ok(())
+    })?;
+    let (table, labels) = table.finish(head);
+    Ok((table, labels.map(|l| l.iter().cloned().collect())))
+}
+
+/// Parses the data rows of the delimited file `path` and hands them to `each` block by block,
+/// in file order, with the bytes each block spans (see `parse_blocks`); returns what the
+/// table's rows share.
+pub(crate) fn read_blocks(
+    path: &Path,
+    opts: &ReadOptions,
+    each: impl FnMut(Block, usize) -> Result<()>,
+) -> Result<Head> {
     let shape = sniff(path, opts)?;
     let mut file = crate::data::file::open(path)?;
     let mut head = [0u8; 3];
@@ -83,35 +137,104 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
     let start = if head[..n] == BOM[..] { 3 } else { 0 };
     file.seek(SeekFrom::Start(start))
         .map_err(|e| Error::io(path, e))?;
-    let records = reader(
-        BufReader::with_capacity(1 << 16, file),
-        shape.delimiter,
-        false,
-    );
-    let (table, labels) = parse_records(records, &shape, path, opts)?;
-    Ok(LabelledInput {
-        input: RawInput::Table(table),
-        labels,
-        source: path.to_path_buf(),
-    })
+    parse_blocks(file, &shape, path, opts, BLOCK_BYTES, each)
 }
 
-/// Parses delimited text held in memory; `file` names the source in error messages.
-pub fn parse(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<(Table, Option<Vec<Label>>)> {
-    let bytes = strip_bom(bytes);
-    let shape = sniff_bytes(bytes, file, opts)?;
-    parse_records(reader(bytes, shape.delimiter, false), &shape, file, opts)
+/// What the rows of a table share: its feature names and the file line of its first row.
+pub(crate) struct Head {
+    pub(crate) names: Vec<String>,
+    pub(crate) first_line: usize,
 }
 
-/// The rows of `records` (the header, if any, first) as typed columns and labels. Each
-/// column's type is decided on the first [`TYPE_ROWS`] data rows; a later value that does
-/// not fit is an error naming its line and column.
-fn parse_records<R: Read>(
-    mut records: ::csv::Reader<R>,
+/// The rows of one block of a file, parsed: the kept rows' values by feature column (text
+/// interned in the block's own levels) and their label texts, interned likewise.
+pub(crate) struct Block {
+    pub(crate) columns: Vec<Column>,
+    pub(crate) labels: Option<Categories>,
+    /// File line of the first row kept.
+    first_line: Option<usize>,
+    /// Data rows read, kept or dropped.
+    n_read: usize,
+}
+
+impl Block {
+    /// The labels of the kept rows: each distinct text once, read as a label, and a code per
+    /// row.
+    pub(crate) fn append_labels_to(&self, labels: &mut Labels) {
+        if let Some(texts) = &self.labels {
+            let distinct: Vec<Label> = texts.levels().iter().map(|t| Label::parse(t)).collect();
+            labels.extend_coded(&distinct, texts.codes());
+        }
+    }
+}
+
+/// Collects blocks into a [`Table`]: each categorical column's levels in order of first
+/// appearance in the file, as if it were read row by row.
+#[derive(Default)]
+pub(crate) struct TableBuilder {
+    columns: Vec<Building>,
+    labels: Option<Labels>,
+}
+
+impl TableBuilder {
+    /// Appends the rows of `block`.
+    pub(crate) fn append(&mut self, block: Block) {
+        if self.columns.is_empty() {
+            self.columns = block
+                .columns
+                .iter()
+                .map(|c| match c {
+                    Column::Numeric(_) => Building::Numeric(Vec::new()),
+                    Column::Categorical(_) => Building::Categorical(Interner::default()),
+                })
+                .collect();
+            self.labels = block.labels.as_ref().map(|_| Labels::default());
+        }
+        if let Some(labels) = &mut self.labels {
+            block.append_labels_to(labels);
+        }
+        for (to, from) in self.columns.iter_mut().zip(block.columns) {
+            match (to, from) {
+                (Building::Numeric(v), Column::Numeric(w)) => v.extend(w),
+                (Building::Categorical(c), Column::Categorical(d)) => c.extend(&d),
+                _ => unreachable!("every block has the columns' types"),
+            }
+        }
+    }
+
+    /// The table and its labels.
+    pub(crate) fn finish(self, head: Head) -> (Table, Option<Labels>) {
+        let table = Table {
+            names: head.names,
+            columns: self.columns.into_iter().map(Building::finish).collect(),
+            first_line: head.first_line,
+        };
+        (table, self.labels)
+    }
+}
+
+/// Bytes a thread parses at a time: the file is read in chunks of this much per thread, each
+/// chunk split into one block per thread at record boundaries.
+const BLOCK_BYTES: usize = 1 << 18;
+
+/// Parses the records of `input` (the header, if any, first) into typed columns, handing
+/// the data rows to `each` block by block in file order, with the bytes each spans.
+///
+/// Each column's type is decided on the first [`TYPE_ROWS`] data rows; a later value that
+/// does not fit is an error naming its line and column. The rest is read in chunks of
+/// `block_bytes` per thread of rayon's current pool; a chunk is cut into blocks after a
+/// newline, the blocks are parsed in parallel (each with its own levels), and a block whose
+/// start was not a record boundary (a quoted field spanning the cut) is parsed again from
+/// there to the chunk's end. Errors name the file line, counted through the blocks before,
+/// and the first error in file order is the one returned; one thread gives the same rows.
+fn parse_blocks<R: Read>(
+    mut input: R,
     shape: &CsvShape,
     file: &Path,
     opts: &ReadOptions,
-) -> Result<(Table, Option<Vec<Label>>)> {
+    block_bytes: usize,
+    mut each: impl FnMut(Block, usize) -> Result<()>,
+) -> Result<Head> {
     let label = label_index(shape, &opts.label, file)?;
     let n_fields = shape.names.len();
     let features: Vec<usize> = (0..n_fields).filter(|&j| Some(j) != label).collect();
@@ -122,63 +245,90 @@ fn parse_records<R: Read>(
             shape.names[0]
         )));
     }
-    let mut next = |record: &mut ByteRecord| {
-        records
-            .read_byte_record(record)
-            .map_err(|e| csv_error(e, file))
+    let threads = rayon::current_num_threads();
+    let mut chunk = Chunk {
+        bytes: Vec::new(),
+        eof: false,
     };
-    let mut record = ByteRecord::new();
-    if shape.has_header {
-        next(&mut record)?;
-    }
-    let mut sample = Vec::new();
-    let mut more = true;
-    while more && sample.len() < TYPE_ROWS {
-        let mut row = ByteRecord::new();
-        more = next(&mut row)?;
-        if more {
-            sample.push(row);
+    let mut want = block_bytes * threads;
+    let sample = loop {
+        chunk.fill(&mut input, want, file)?;
+        match sample_types(&chunk, shape, &features, file)? {
+            Some(found) => break found,
+            None => want *= 2,
         }
-    }
-    let columns = features
-        .iter()
-        .map(|&j| {
-            let mut present = sample
-                .iter()
-                .map(|r| r.get(j).unwrap_or_default())
-                .filter(|f| !is_missing(f))
-                .peekable();
-            if present.peek().is_some() && present.all(|f| number(f).is_some()) {
-                Building::Numeric(Vec::new())
-            } else {
-                Building::Categorical(Interner::default())
-            }
-        })
-        .collect();
-    let mut rows = Rows {
+    };
+    let (mut start, mut lines) = (sample.start, sample.lines);
+    let mut file_start = start == 0;
+    let layout = Layout {
         file,
         shape,
         opts,
         label,
         features,
-        columns,
-        labels: Vec::new(),
-        first_line: None,
-        n_read: 0,
+        numeric: sample.numeric,
+        n_fields: sample.n_fields,
     };
-    for row in &sample {
-        rows.push(row)?;
-    }
-    drop(sample);
-    while more && next(&mut record)? {
-        rows.push(&record)?;
-    }
-    let Some(first_line) = rows.first_line else {
-        let why = if rows.n_read > 0 {
-            format!(
-                "all {} rows have a missing value and were dropped",
-                rows.n_read
+    let (mut n_read, mut first_line) = (0, None);
+    loop {
+        chunk.drain(start);
+        start = 0;
+        chunk.fill(&mut input, want, file)?;
+        let Some(end) = chunk.end() else {
+            want *= 2; // no cut in the chunk: one record spans it
+            continue;
+        };
+        let cuts = chunk.cuts(end, threads);
+        let at_file_start = file_start;
+        let parse = |i: usize, to: usize| {
+            let at_eof = chunk.eof && to == chunk.bytes.len();
+            parse_block(
+                &layout,
+                &chunk.bytes[cuts[i]..to],
+                at_eof,
+                at_file_start && i == 0,
             )
+        };
+        let parsed: Vec<Result<Parsed>> = (0..cuts.len())
+            .into_par_iter()
+            .map(|i| parse(i, cuts.get(i + 1).copied().unwrap_or(end)))
+            .collect();
+        let n = parsed.len();
+        for (i, mut block) in parsed.into_iter().enumerate() {
+            // a later cut inside a record: the rest of the chunk is parsed as one block
+            let cut_inside = i + 1 < n && block.as_ref().is_ok_and(|b| b.partial);
+            if cut_inside {
+                block = parse(i, end);
+            }
+            let Parsed {
+                mut block,
+                consumed,
+                newlines,
+                ..
+            } = block.map_err(|e| below_lines(e, lines))?;
+            n_read += block.n_read;
+            if first_line.is_none() {
+                first_line = block.first_line.map(|l| l + lines);
+            }
+            block.first_line = None;
+            start = cuts[i] + consumed;
+            lines += newlines;
+            each(block, consumed)?;
+            if cut_inside {
+                break;
+            }
+        }
+        file_start = at_file_start && start == 0;
+        if chunk.eof && start == chunk.bytes.len() {
+            break;
+        }
+        if start == 0 {
+            want *= 2; // a record longer than the chunk
+        }
+    }
+    let Some(first_line) = first_line else {
+        let why = if n_read > 0 {
+            format!("all {n_read} rows have a missing value and were dropped")
         } else if shape.has_header {
             "it has a header but no data rows".to_string()
         } else {
@@ -186,16 +336,357 @@ fn parse_records<R: Read>(
         };
         return Err(Error::data(format!("{}: {why}", file.display())));
     };
-    let table = Table {
-        names: rows
+    Ok(Head {
+        names: layout
             .features
             .iter()
             .map(|&j| shape.names[j].clone())
             .collect(),
-        columns: rows.columns.into_iter().map(Building::finish).collect(),
         first_line,
+    })
+}
+
+/// The bytes of a file read so far and not yet parsed.
+struct Chunk {
+    bytes: Vec<u8>,
+    /// The bytes reach the end of the file.
+    eof: bool,
+}
+
+impl Chunk {
+    /// Reads until at least `want` bytes are held or the file ends.
+    fn fill<R: Read>(&mut self, input: &mut R, want: usize, file: &Path) -> Result<()> {
+        if !self.eof && self.bytes.len() < want {
+            let asked = want - self.bytes.len();
+            self.bytes.reserve_exact(asked);
+            let got = input
+                .take(asked as u64)
+                .read_to_end(&mut self.bytes)
+                .map_err(|e| Error::io(file, e))?;
+            self.eof = got < asked;
+        }
+        Ok(())
+    }
+
+    /// Drops the first `n` bytes (parsed).
+    fn drain(&mut self, n: usize) {
+        self.bytes.drain(..n);
+    }
+
+    /// Where parsing may stop: the end of the file, or after the last newline.
+    fn end(&self) -> Option<usize> {
+        if self.eof {
+            return Some(self.bytes.len());
+        }
+        Some(self.bytes.iter().rposition(|&b| b == b'\n')? + 1)
+    }
+
+    /// Starts of up to `n` blocks of `bytes[..end]` of about equal size, each after a
+    /// newline.
+    fn cuts(&self, end: usize, n: usize) -> Vec<usize> {
+        let mut cuts = vec![0];
+        for k in 1..n {
+            let from = (end * k / n).max(cuts[cuts.len() - 1]);
+            let next = self.bytes[from..end]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map(|i| from + i + 1)
+                .filter(|&c| c < end);
+            match next {
+                Some(c) => cuts.push(c),
+                None => break,
+            }
+        }
+        cuts
+    }
+}
+
+/// What the first rows of a file say.
+struct Sample {
+    /// Per feature, whether it is numeric.
+    numeric: Vec<bool>,
+    /// The fields of the first record, which every record must have.
+    n_fields: usize,
+    /// The byte where the data rows start, and the newlines before it.
+    start: usize,
+    lines: usize,
+}
+
+/// Each feature's type from the first [`TYPE_ROWS`] data rows held in `chunk`; `None` when
+/// the chunk ends before those rows do.
+fn sample_types(
+    chunk: &Chunk,
+    shape: &CsvShape,
+    features: &[usize],
+    file: &Path,
+) -> Result<Option<Sample>> {
+    let mut records = Records::new(shape.delimiter, &chunk.bytes, chunk.eof, true);
+    let mut n_fields = None;
+    let mut check = |records: &Records, line: usize| {
+        let expected = *n_fields.get_or_insert(records.len());
+        check_fields(records, expected, file, line)
     };
-    Ok((table, label.map(|_| rows.labels)))
+    let mut start = (0, 0);
+    if shape.has_header {
+        match records.next() {
+            Some(line) => check(&records, line)?,
+            None if !chunk.eof => return Ok(None),
+            None => {}
+        }
+        start = (records.pos, records.newlines);
+    }
+    // per feature: `None` until a value is present, then whether all present are numbers
+    let mut numeric: Vec<Option<bool>> = vec![None; features.len()];
+    for _ in 0..TYPE_ROWS {
+        let Some(line) = records.next() else {
+            if !chunk.eof {
+                return Ok(None);
+            }
+            break;
+        };
+        check(&records, line)?;
+        for (&j, numeric) in features.iter().zip(&mut numeric) {
+            let field = records.field(j);
+            if !is_missing(field) {
+                *numeric = Some(numeric.unwrap_or(true) && number(field).is_some());
+            }
+        }
+    }
+    Ok(Some(Sample {
+        numeric: numeric.into_iter().map(|n| n == Some(true)).collect(),
+        n_fields: n_fields.unwrap_or(shape.names.len()),
+        start: start.0,
+        lines: start.1,
+    }))
+}
+
+/// An error of a block, its line moved down by the `lines` newlines before the block.
+fn below_lines(e: Error, lines: usize) -> Error {
+    match e {
+        Error::Parse {
+            file,
+            line,
+            column,
+            expected,
+            found,
+        } => Error::Parse {
+            file,
+            line: line + lines,
+            column,
+            expected,
+            found,
+        },
+        e => e,
+    }
+}
+
+/// The record at `line` unless it has `expected` fields (the first record's); the error names
+/// the first field missing or extra.
+fn check_fields(records: &Records, expected: usize, file: &Path, line: usize) -> Result<()> {
+    let len = records.len();
+    if len == expected {
+        return Ok(());
+    }
+    Err(Error::Parse {
+        file: file.to_path_buf(),
+        line,
+        column: expected.min(len) + 1,
+        expected: format!("{expected} fields, as in the first row"),
+        found: format!("{len} fields"),
+    })
+}
+
+/// The records of bytes that start at a record boundary, parsed by `csv_core` as the `csv`
+/// crate reads them (`"` quotes a field and is doubled inside one; `\n`, `\r\n` or `\r` ends
+/// a record; blank lines are skipped), each field trimmed of ASCII whitespace.
+struct Records<'a> {
+    core: csv_core::Reader,
+    input: &'a [u8],
+    /// The input ends the file, so a last record needs no terminator.
+    at_eof: bool,
+    /// The whole input is UTF-8, so every field is (they are its bytes less ASCII quotes
+    /// and spaces).
+    utf8: bool,
+    /// Where the next record (or blank line) starts.
+    pos: usize,
+    /// Newlines before `pos`.
+    newlines: usize,
+    /// The input ended inside a record (at `pos`) that the file goes on with.
+    partial: bool,
+    /// The current record's fields, unquoted, one after another; `ends` of each.
+    fields: Vec<u8>,
+    ends: Vec<usize>,
+    n_fields: usize,
+}
+
+impl<'a> Records<'a> {
+    /// The records of `input`; `file_start` when it begins the file, where (as in the `csv`
+    /// crate) a byte-order mark is skipped.
+    fn new(delimiter: u8, input: &'a [u8], at_eof: bool, file_start: bool) -> Self {
+        let mut core = csv_core::ReaderBuilder::new().delimiter(delimiter).build();
+        if !file_start {
+            // a parser skips a byte-order mark only before its first read: one blank line
+            // read first keeps a mark at this block's start as data
+            core.read_record(b"\n", &mut [], &mut []);
+        }
+        Records {
+            core,
+            input,
+            at_eof,
+            utf8: std::str::from_utf8(input).is_ok(),
+            pos: 0,
+            newlines: 0,
+            partial: false,
+            fields: vec![0; 1024],
+            ends: vec![0; 32],
+            n_fields: 0,
+        }
+    }
+
+    /// Parses the next record and returns its 1-based line within the input; `None` at the
+    /// end of the input, or before a record the input ends inside of (`partial`).
+    fn next(&mut self) -> Option<usize> {
+        while let Some(&b) = self.input.get(self.pos) {
+            match b {
+                b'\n' => self.newlines += 1,
+                b'\r' => {}
+                _ => break,
+            }
+            self.pos += 1;
+        }
+        let start = self.pos;
+        if start == self.input.len() {
+            return None;
+        }
+        let lines_before = self.core.line();
+        let (mut out, mut end) = (0, 0);
+        let mut at = start;
+        loop {
+            let rest = &self.input[at..];
+            if rest.is_empty() && !self.at_eof {
+                self.partial = true;
+                return None;
+            }
+            let (result, read, wrote, ended) =
+                self.core
+                    .read_record(rest, &mut self.fields[out..], &mut self.ends[end..]);
+            at += read;
+            out += wrote;
+            end += ended;
+            match result {
+                csv_core::ReadRecordResult::InputEmpty => {}
+                csv_core::ReadRecordResult::OutputFull => {
+                    self.fields.resize(2 * self.fields.len(), 0)
+                }
+                csv_core::ReadRecordResult::OutputEndsFull => {
+                    self.ends.resize(2 * self.ends.len(), 0)
+                }
+                csv_core::ReadRecordResult::Record => break,
+                csv_core::ReadRecordResult::End => return None,
+            }
+        }
+        self.pos = at;
+        self.n_fields = end;
+        let line = 1 + self.newlines;
+        self.newlines += (self.core.line() - lines_before) as usize;
+        Some(line)
+    }
+
+    /// Number of fields of the current record.
+    fn len(&self) -> usize {
+        self.n_fields
+    }
+
+    /// Field `j` of the current record, trimmed (empty past the last field).
+    fn field(&self, j: usize) -> &[u8] {
+        if j >= self.n_fields {
+            return &[];
+        }
+        let from = if j == 0 { 0 } else { self.ends[j - 1] };
+        self.fields[from..self.ends[j]].trim_ascii()
+    }
+
+    /// Field `j` of the current record as text, if it is UTF-8.
+    fn text(&self, j: usize) -> Option<&str> {
+        let field = self.field(j);
+        if self.utf8 {
+            // SAFETY: a field is made of the input's bytes less some ASCII bytes (quotes,
+            // surrounding whitespace), and removing ASCII bytes from UTF-8 leaves UTF-8
+            Some(unsafe { std::str::from_utf8_unchecked(field) })
+        } else {
+            std::str::from_utf8(field).ok()
+        }
+    }
+
+    /// The first field of the current record holding a NUL byte.
+    fn nul_field(&self) -> Option<usize> {
+        let all = &self.fields[..self.ends[..self.n_fields].last().copied().unwrap_or(0)];
+        let at = all.iter().position(|&b| b == 0)?;
+        self.ends[..self.n_fields].iter().position(|&e| at < e)
+    }
+}
+
+/// What parsing any block of a file needs: the layout and each feature's type.
+struct Layout<'a> {
+    file: &'a Path,
+    shape: &'a CsvShape,
+    opts: &'a ReadOptions,
+    label: Option<usize>,
+    /// The fields that are features, in order.
+    features: Vec<usize>,
+    /// Per feature, whether it is numeric.
+    numeric: Vec<bool>,
+    /// The fields every record has.
+    n_fields: usize,
+}
+
+/// A block parsed, and where its parse stopped.
+struct Parsed {
+    block: Block,
+    /// Bytes parsed: the whole input, or up to the record it ends inside of.
+    consumed: usize,
+    /// Newlines in the bytes parsed.
+    newlines: usize,
+    /// The input ends inside a record.
+    partial: bool,
+}
+
+/// The rows of `input` (which starts at a record boundary, at the file's start when
+/// `file_start`), with lines counted from the input's start (line 1).
+fn parse_block(layout: &Layout, input: &[u8], at_eof: bool, file_start: bool) -> Result<Parsed> {
+    let mut records = Records::new(layout.shape.delimiter, input, at_eof, file_start);
+    let mut rows = Rows {
+        layout,
+        columns: layout
+            .numeric
+            .iter()
+            .map(|&n| {
+                if n {
+                    Building::Numeric(Vec::new())
+                } else {
+                    Building::Categorical(Interner::default())
+                }
+            })
+            .collect(),
+        labels: layout.label.map(|_| Interner::default()),
+        first_line: None,
+        n_read: 0,
+    };
+    while let Some(line) = records.next() {
+        check_fields(&records, layout.n_fields, layout.file, line)?;
+        rows.push(&records, line)?;
+    }
+    Ok(Parsed {
+        block: Block {
+            columns: rows.columns.into_iter().map(Building::finish).collect(),
+            labels: rows.labels.map(Interner::finish),
+            first_line: rows.first_line,
+            n_read: rows.n_read,
+        },
+        consumed: records.pos,
+        newlines: records.newlines,
+        partial: records.partial,
+    })
 }
 
 /// A feature column as its rows arrive.
@@ -213,49 +704,43 @@ impl Building {
     }
 }
 
-/// The columns of a table as its rows arrive.
+/// The rows of a block as they arrive.
 struct Rows<'a> {
-    file: &'a Path,
-    shape: &'a CsvShape,
-    opts: &'a ReadOptions,
-    label: Option<usize>,
-    /// The fields that are features, in order.
-    features: Vec<usize>,
-    /// One per feature, typed before the first row arrives.
+    layout: &'a Layout<'a>,
+    /// One per feature.
     columns: Vec<Building>,
-    labels: Vec<Label>,
-    /// The file line of the first row kept.
+    /// The label texts.
+    labels: Option<Interner>,
+    /// The line of the first row kept.
     first_line: Option<usize>,
     /// Data rows read, kept or dropped.
     n_read: usize,
 }
 
 impl Rows<'_> {
-    /// Adds `record` to the columns, or drops it (a missing value under
-    /// [`MissingPolicy::DropRows`]).
-    fn push(&mut self, record: &ByteRecord) -> Result<()> {
-        let line = record.position().map_or(0, |p| p.line() as usize);
+    /// Adds the current record of `records` (at `line`) to the columns, or drops it (a
+    /// missing value under [`MissingPolicy::DropRows`]).
+    fn push(&mut self, records: &Records, line: usize) -> Result<()> {
         self.n_read += 1;
-        let names = &self.shape.names;
+        let layout = self.layout;
+        let names = &layout.shape.names;
         let at = |j: usize, expected: String, found: String| Error::Parse {
-            file: self.file.to_path_buf(),
+            file: layout.file.to_path_buf(),
             line,
             column: j + 1,
             expected,
             found,
         };
-        if let Some(nul) = record.as_slice().iter().position(|&b| b == 0) {
-            let j = (0..record.len())
-                .find(|&j| record.range(j).is_some_and(|r| nul < r.end))
-                .unwrap_or(0);
+        if let Some(j) = records.nul_field() {
             return Err(at(j, "text".into(), "a NUL byte (binary data)".into()));
         }
         let text = |j: usize| -> Result<&str> {
-            std::str::from_utf8(&record[j])
-                .map_err(|_| at(j, "UTF-8 text".into(), "invalid UTF-8 bytes".into()))
+            records
+                .text(j)
+                .ok_or_else(|| at(j, "UTF-8 text".into(), "invalid UTF-8 bytes".into()))
         };
-        if let Some(li) = self.label {
-            if is_missing(&record[li]) {
+        if let Some(li) = layout.label {
+            if is_missing(records.field(li)) {
                 return Err(at(
                     li,
                     format!("a label in column {:?}", names[li]),
@@ -263,12 +748,12 @@ impl Rows<'_> {
                 ));
             }
         }
-        for (&j, column) in self.features.iter().zip(&self.columns) {
-            if !is_missing(&record[j]) {
+        for (&j, column) in layout.features.iter().zip(&self.columns) {
+            if !is_missing(records.field(j)) {
                 continue;
             }
             let found = format!("the missing value {:?}", text(j)?);
-            match (self.opts.missing, column) {
+            match (layout.opts.missing, column) {
                 (MissingPolicy::Error, _) => {
                     return Err(at(
                         j,
@@ -295,8 +780,8 @@ impl Rows<'_> {
                 (MissingPolicy::AsCategory, Building::Categorical(_)) => {}
             }
         }
-        for (&j, column) in self.features.iter().zip(&mut self.columns) {
-            let field = &record[j];
+        for (&j, column) in layout.features.iter().zip(&mut self.columns) {
+            let field = records.field(j);
             match column {
                 Building::Numeric(values) => match number(field) {
                     Some(v) if v.is_finite() => values.push(v),
@@ -324,8 +809,8 @@ impl Rows<'_> {
                 }
             }
         }
-        if let Some(li) = self.label {
-            self.labels.push(Label::parse(text(li)?));
+        if let (Some(li), Some(labels)) = (layout.label, &mut self.labels) {
+            labels.push(text(li)?);
         }
         self.first_line.get_or_insert(line);
         Ok(())
@@ -337,8 +822,15 @@ fn is_missing(s: &[u8]) -> bool {
     s.is_empty() || s == b"?" || s == b"NA"
 }
 
-/// The number a field holds, if it is one.
+/// The number a field holds, if it is one. Up to 15 digits alone are read directly: such a
+/// whole number is exact in an `f64`, so it is the value `parse` gives.
 fn number(field: &[u8]) -> Option<f64> {
+    if !field.is_empty() && field.len() <= 15 && field.iter().all(u8::is_ascii_digit) {
+        let n = field
+            .iter()
+            .fold(0u64, |n, &d| 10 * n + u64::from(d - b'0'));
+        return Some(n as f64);
+    }
     std::str::from_utf8(field).ok()?.parse().ok()
 }
 
@@ -352,32 +844,22 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(BOM).unwrap_or(bytes)
 }
 
-fn reader<R: Read>(input: R, delimiter: u8, flexible: bool) -> ::csv::Reader<R> {
+/// A reader of records of any length, for sniffing.
+fn reader<R: Read>(input: R, delimiter: u8) -> ::csv::Reader<R> {
     ReaderBuilder::new()
         .delimiter(delimiter)
         .has_headers(false)
-        .flexible(flexible)
+        .flexible(true)
         .trim(Trim::All)
         .from_reader(input)
 }
 
-/// A CSV crate error as ours: field-count and UTF-8 errors become [`Error::Parse`].
+/// A CSV crate error as ours: a UTF-8 error becomes [`Error::Parse`].
 fn csv_error(e: ::csv::Error, file: &Path) -> Error {
     let message = e.to_string();
     let line = |pos: Option<&::csv::Position>| pos.map_or(0, |p| p.line() as usize);
     match e.into_kind() {
         ::csv::ErrorKind::Io(err) => Error::io(file, err),
-        ::csv::ErrorKind::UnequalLengths {
-            pos,
-            expected_len,
-            len,
-        } => Error::Parse {
-            file: file.to_path_buf(),
-            line: line(pos.as_ref()),
-            column: expected_len.min(len) as usize + 1,
-            expected: format!("{expected_len} fields, as in the first row"),
-            found: format!("{len} fields"),
-        },
         ::csv::ErrorKind::Utf8 { pos, err } => Error::Parse {
             file: file.to_path_buf(),
             line: line(pos.as_ref()),
@@ -395,7 +877,7 @@ fn sniff_bytes(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<CsvShape
         return Err(Error::data(format!("{} is empty", file.display())));
     }
     let delimiter = opts.delimiter.unwrap_or_else(|| sniff_delimiter(bytes));
-    let rows = reader(bytes, delimiter, true)
+    let rows = reader(bytes, delimiter)
         .into_records()
         .take(SNIFF_ROWS + 1)
         .collect::<std::result::Result<Vec<StringRecord>, _>>()
@@ -871,6 +1353,54 @@ mod tests {
         assert_eq!(t.names, ["a", "b"]);
         assert_eq!(t.columns[0], Column::Numeric(vec![1.0, 2.5]));
         assert_eq!(got.labels.unwrap(), vec![Label::Int(0), Label::Int(1)]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn blocks_of_any_size_on_any_threads_give_the_rows_and_error_of_one_block(
+            rows in proptest::collection::vec(
+                (proptest::collection::vec(0usize..12, 3), 0usize..4, 0usize..30),
+                1..40,
+            ),
+            missing in 0usize..3,
+        ) {
+            const FIELDS: [&str; 12] = [
+                "1", "2.5", "a", "\"x,y\"", "\"p\nq\"", "", "?", " b ", "\"\"\"\"", "-0",
+                "\u{feff}c", "\"u\"v",
+            ];
+            const ENDS: [&str; 4] = ["\n", "\r\n", "\n\n", "\r"];
+            let mut text = String::from("a,b,c\n");
+            for (fields, end, short) in &rows {
+                // now and then a row of two fields
+                let n = if *short == 0 { 2 } else { 3 };
+                let fields: Vec<&str> = fields[..n].iter().map(|&f| FIELDS[f]).collect();
+                text.push_str(&fields.join(","));
+                text.push_str(ENDS[*end]);
+            }
+            let opts = with_missing(
+                [MissingPolicy::Error, MissingPolicy::DropRows, MissingPolicy::AsCategory][missing],
+            );
+            let outcome = |block_bytes: usize, threads: usize| {
+                crate::threads::Threads::Count(threads)
+                    .run(|| {
+                        parse_in_blocks(text.as_bytes(), Path::new("t.csv"), &opts, block_bytes)
+                            .map_err(|e| e.to_string())
+                    })
+                    .unwrap()
+            };
+            let whole = outcome(BLOCK_BYTES, 1);
+            for (block_bytes, threads) in [(1, 2), (5, 3), (16, 2), (64, 4)] {
+                proptest::prop_assert_eq!(&outcome(block_bytes, threads), &whole);
+            }
+        }
+    }
+
+    #[test]
+    fn lines_count_blank_lines_and_crlf() {
+        let e = err("a,y\r\n1,0\r\n2\r\n", &ReadOptions::default());
+        assert!(e.contains("t.csv:3:2:"), "{e}");
+        let e = err("a,y\n1,0\n\n\n2\n", &ReadOptions::default());
+        assert!(e.contains("t.csv:5:2:"), "{e}");
     }
 
     #[test]

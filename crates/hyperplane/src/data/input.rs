@@ -103,6 +103,16 @@ impl Interner {
         let code = self.index.get_or_insert(value);
         self.codes.push(code);
     }
+    /// Appends the rows of `other`, looking each of its levels up once.
+    pub(crate) fn extend(&mut self, other: &Categories) {
+        let map: Vec<u32> = other
+            .levels
+            .iter()
+            .map(|l| self.index.get_or_insert(l))
+            .collect();
+        self.codes
+            .extend(other.codes.iter().map(|&c| map[c as usize]));
+    }
     /// The column.
     pub(crate) fn finish(self) -> Categories {
         Categories {

@@ -100,27 +100,89 @@ impl From<String> for Label {
 
 /// Sorted distinct classes and each sample's class index.
 pub fn encode(labels: &[Label]) -> (Vec<Label>, Vec<usize>) {
-    // codes in order of first appearance, one lookup per row; then only the distinct
-    // labels are sorted (and copied) and the codes renumbered
-    let mut seen: HashMap<&Label, usize> = HashMap::new();
-    let mut codes: Vec<usize> = labels
-        .iter()
-        .map(|l| {
-            let next = seen.len();
-            *seen.entry(l).or_insert(next)
-        })
-        .collect();
-    let mut distinct: Vec<(&Label, usize)> = seen.into_iter().collect();
+    Labels::from(labels).encode()
+}
+
+/// The classes of labels given as distinct values (in code order) and a code per row:
+/// the values sorted, and each row's index among them.
+fn sorted_classes<'a>(
+    distinct: impl Iterator<Item = &'a Label>,
+    codes: &[u32],
+) -> (Vec<Label>, Vec<usize>) {
+    let mut distinct: Vec<(&Label, usize)> = distinct.zip(0..).collect();
     distinct.sort_unstable_by(|a, b| a.0.cmp(b.0));
     let mut renumber = vec![0; distinct.len()];
     for (sorted, &(_, first)) in distinct.iter().enumerate() {
         renumber[first] = sorted;
     }
-    codes.iter_mut().for_each(|c| *c = renumber[*c]);
     (
         distinct.into_iter().map(|(l, _)| l.clone()).collect(),
-        codes,
+        codes.iter().map(|&c| renumber[c as usize]).collect(),
     )
+}
+
+/// One label per row, interned: each distinct label once (in order of first appearance)
+/// and a 4-byte code per row, so a million rows of text labels cost 4 MB, not a string each.
+#[derive(Clone, Debug, Default)]
+pub struct Labels {
+    distinct: Vec<Label>,
+    codes: Vec<u32>,
+    index: HashMap<Label, u32>,
+}
+
+impl Labels {
+    /// Appends a row labelled `label`.
+    pub fn push(&mut self, label: &Label) {
+        let code = self.code(label);
+        self.codes.push(code);
+    }
+    /// Appends rows given as distinct labels and a code per row into them.
+    pub(crate) fn extend_coded(&mut self, distinct: &[Label], codes: &[u32]) {
+        let map: Vec<u32> = distinct.iter().map(|l| self.code(l)).collect();
+        self.codes.extend(codes.iter().map(|&c| map[c as usize]));
+    }
+    /// The code of `label`, added as a new distinct label if unseen.
+    fn code(&mut self, label: &Label) -> u32 {
+        if let Some(&c) = self.index.get(label) {
+            return c;
+        }
+        let c = self.distinct.len() as u32;
+        self.index.insert(label.clone(), c);
+        self.distinct.push(label.clone());
+        c
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+    /// The label of each row, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Label> + '_ {
+        self.codes.iter().map(|&c| &self.distinct[c as usize])
+    }
+    /// The distinct labels, in order of first appearance.
+    pub fn distinct(&self) -> &[Label] {
+        &self.distinct
+    }
+    /// Per row, the index of its label in [`Labels::distinct`].
+    pub fn codes(&self) -> &[u32] {
+        &self.codes
+    }
+    /// The sorted classes and each row's index among them, as [`encode`] gives them.
+    pub fn encode(&self) -> (Vec<Label>, Vec<usize>) {
+        sorted_classes(self.distinct.iter(), &self.codes)
+    }
+}
+
+impl From<&[Label]> for Labels {
+    fn from(labels: &[Label]) -> Self {
+        let mut out = Labels::default();
+        labels.iter().for_each(|l| out.push(l));
+        out
+    }
 }
 
 /// Maps labels to the indices of known `classes`; an unseen label is an error naming its row.

@@ -19,16 +19,21 @@ use crate::error::{Error, Result};
 
 /// Reads `path` in the format of `opts.format`, or the guessed one.
 pub fn read(path: &Path, opts: &ReadOptions) -> Result<LabelledInput> {
-    crate::data::file::check_regular(path)?;
-    let format = match opts.format {
-        Some(f) => f,
-        None => guess_format(path)?,
-    };
-    match format {
+    match format_of(path, opts)? {
         Format::Csv => csv::read(path, opts),
         Format::Libsvm => libsvm::read(path, opts.n_features),
         Format::Tsv => text_files::read_tsv(path),
         Format::Dir => text_files::read_dir(path),
+    }
+}
+
+/// The format `path` is read in: `opts.format`, or the guessed one; anything but a regular
+/// file or a folder is refused first.
+pub fn format_of(path: &Path, opts: &ReadOptions) -> Result<Format> {
+    crate::data::file::check_regular(path)?;
+    match opts.format {
+        Some(f) => Ok(f),
+        None => guess_format(path),
     }
 }
 

@@ -56,23 +56,39 @@ pub enum TrainingScore {
     InlierFraction(f64),
 }
 
+/// Rows scored at a time for a training score.
+const SCORE_ROWS: usize = 1 << 12;
+
+/// A non-finite value error of a block of rows, its row moved down by the `from` rows before.
+fn below_rows(e: Error, from: usize) -> Error {
+    match e {
+        Error::NonFinite {
+            what,
+            row,
+            feature,
+            value,
+        } => Error::NonFinite {
+            what,
+            row: row + from,
+            feature,
+            value,
+        },
+        e => e,
+    }
+}
+
 impl Pipeline {
-    /// How well the model fits `train`, the dataset it was fitted on (`labels` as read):
-    /// scored on `train`'s features, so no document is read or tokenized again. The same
+    /// How well the model fits `train`, the dataset it was fitted on: scored on `train`'s
+    /// features and targets, so no document is read or tokenized again. The same
     /// number as [`Pipeline::evaluate`] (or [`Pipeline::evaluate_regression`]) on the raw
     /// training input, since the fitted input stage maps it to exactly these features.
-    pub(super) fn training_score(
-        &self,
-        task: Task,
-        train: &Dataset,
-        labels: &[Label],
-    ) -> Result<TrainingScore> {
+    pub(super) fn training_score(&self, task: Task, train: &Dataset) -> Result<TrainingScore> {
         let x = train.x();
         Ok(match task {
             Task::Regressor => {
                 let p = self.model.predict_values(x)?;
                 Features::from(p.view()).check_finite("predictions")?;
-                let y = super::spec::regression_targets(labels)?;
+                let y = train.require_values()?;
                 TrainingScore::R2(
                     RegressionReport::new(&y.column(0).to_vec(), &p.column(0).to_vec(), None)?.r2,
                 )
@@ -83,13 +99,25 @@ impl Pipeline {
                 TrainingScore::InlierFraction(inside as f64 / predicted.len().max(1) as f64)
             }
             Task::Classifier => {
-                let y_true = labels::encode_with(self.classes(), labels)?;
-                // the predictions alone (no ROC AUC or log loss); scores that overflowed
-                // would still pick a class, so they are checked
-                let (scores, _, y_pred) = self.scored_predictions(x)?;
-                Features::from(scores.view()).check_finite("scores")?;
-                let right = y_true.iter().zip(&y_pred).filter(|(t, p)| t == p).count();
-                TrainingScore::Accuracy(right as f64 / y_true.len().max(1) as f64)
+                // the model's classes are the dataset's: its targets index them; scored by
+                // blocks of rows, so no score matrix of every row is held beside the data
+                let mut right = 0;
+                for from in (0..x.n_rows()).step_by(SCORE_ROWS) {
+                    let rows: Vec<usize> = (from..x.n_rows().min(from + SCORE_ROWS)).collect();
+                    let block = x.select_rows(&rows);
+                    // the predictions alone (no ROC AUC or log loss); scores that overflowed
+                    // would still pick a class, so they are checked
+                    let (scores, _, y_pred) = self.scored_predictions(&block)?;
+                    Features::from(scores.view())
+                        .check_finite("scores")
+                        .map_err(|e| below_rows(e, from))?;
+                    right += y_pred
+                        .iter()
+                        .zip(&train.targets()[from..])
+                        .filter(|(p, t)| p == t)
+                        .count();
+                }
+                TrainingScore::Accuracy(right as f64 / x.n_rows().max(1) as f64)
             }
         })
     }
@@ -101,7 +129,7 @@ impl Pipeline {
 
     fn evaluate_regression_here(&self, data: &LabelledInput) -> Result<RegressionEvaluation> {
         let labels = data.require_labels("evaluation needs the true target of every row")?;
-        let y = super::spec::regression_targets(labels)?;
+        let y = super::spec::regression_targets(&labels.into())?;
         let x = self.features_from(&data.input, &data.source)?;
         self.regression_of(&x, &y)
     }

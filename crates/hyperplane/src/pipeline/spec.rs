@@ -12,6 +12,8 @@
 use std::borrow::Cow;
 use std::path::Path;
 
+use crate::data::labels::Labels;
+use crate::data::read::{self, read, Format, ReadOptions};
 use crate::data::{Dataset, Features, Label, LabelledInput, RawInput, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{KindInfo, Task};
@@ -460,7 +462,7 @@ impl PipelineSpec {
     /// threads.
     pub fn fit(&self, data: &LabelledInput) -> Result<Pipeline> {
         let c = self.components(true)?;
-        let labels = data.require_labels(NEEDS_LABELS)?;
+        let labels = Labels::from(data.require_labels(NEEDS_LABELS)?);
         Threads::from_setting(c.pipeline.threads).run(|| {
             Ok(self
                 .fit_components(c, Cow::Borrowed(&data.input), labels, &data.source)?
@@ -477,20 +479,46 @@ impl PipelineSpec {
     /// moved into the data set (a matrix), so the peak memory holds one copy of the data.
     pub fn fit_scored(&self, data: LabelledInput) -> Result<(Pipeline, TrainingScore)> {
         let c = self.components(true)?;
-        data.require_labels(NEEDS_LABELS)?;
-        let LabelledInput {
-            input,
-            labels,
-            source,
-        } = data;
-        let labels = labels.unwrap_or_default();
+        let labels = Labels::from(data.require_labels(NEEDS_LABELS)?);
+        let LabelledInput { input, source, .. } = data;
         Threads::from_setting(c.pipeline.threads).run(|| {
-            let (pipeline, train) = self.fit_components(c, Cow::Owned(input), &labels, &source)?;
-            let score = pipeline
-                .training_score(self.info.task, &train, &labels)
-                .map_err(|e| overflowed(e, self.info.name, train.x()))?;
-            Ok((pipeline, score))
+            let (pipeline, train) = self.fit_components(c, Cow::Owned(input), labels, &source)?;
+            self.scored(pipeline, &train)
         })?
+    }
+
+    /// Reads `path` (as [`read()`] does) and fits on every row, scored: the result of
+    /// [`PipelineSpec::fit_scored`] on what [`read()`] gives, but a CSV file is encoded as it
+    /// is read ([`TabularEncoder::fit_transform_file`]) and its labels kept as codes, so a
+    /// one-hot encoded table's values are never held as columns beside the features.
+    pub fn fit_file_scored(
+        &self,
+        path: &Path,
+        opts: &ReadOptions,
+    ) -> Result<(Pipeline, TrainingScore)> {
+        let c = self.components(true)?;
+        if read::format_of(path, opts)? != Format::Csv {
+            return self.fit_scored(read(path, opts)?);
+        }
+        Threads::from_setting(c.pipeline.threads).run(|| {
+            let (encoder, x, labels) = c.encoder.fit_transform_file(path, opts)?;
+            let labels = labels.ok_or_else(|| {
+                Error::data(format!(
+                    "{} has no labels; {NEEDS_LABELS} (see --label-col)",
+                    path.display()
+                ))
+            })?;
+            let (pipeline, train) = self.fit_features(c, InputStage::Table(encoder), x, labels)?;
+            self.scored(pipeline, &train)
+        })?
+    }
+
+    /// The training score of `pipeline`, fitted on `train`.
+    fn scored(&self, pipeline: Pipeline, train: &Dataset) -> Result<(Pipeline, TrainingScore)> {
+        let score = pipeline
+            .training_score(self.info.task, train)
+            .map_err(|e| overflowed(e, self.info.name, train.x()))?;
+        Ok((pipeline, score))
     }
 
     /// The fitted pipeline and the dataset its model was fitted on.
@@ -498,13 +526,25 @@ impl PipelineSpec {
         &self,
         c: Components,
         raw: Cow<'_, RawInput>,
-        labels: &[Label],
+        labels: Labels,
         source: &Path,
     ) -> Result<(Pipeline, Dataset<'static>)> {
         if raw.n_rows() == 0 {
             return Err(Error::data(format!("{} has no rows", source.display())));
         }
         let (input, x) = c.fit_input(raw)?;
+        self.fit_features(c, input, x, labels)
+    }
+
+    /// The fitted pipeline from its fitted input stage and the features it gave, and the
+    /// dataset its model was fitted on; the labels are freed once encoded.
+    fn fit_features(
+        &self,
+        c: Components,
+        input: InputStage,
+        x: Features<'static>,
+        labels: Labels,
+    ) -> Result<(Pipeline, Dataset<'static>)> {
         let (transforms, x) = c.fit_transforms(self.info, &input, x)?;
         let options = FitOptions {
             multiclass: c.pipeline.multiclass,
@@ -512,10 +552,13 @@ impl PipelineSpec {
             threads: Threads::All,
         };
         let dataset = if self.is_regressor() {
-            Dataset::regression(x, regression_targets(labels)?)?
+            Dataset::regression(x, regression_targets(&labels)?)?
         } else {
-            Dataset::new(x, labels)?
+            let (classes, targets) = labels.encode();
+            Dataset::from_encoded(x, targets, classes)?
         };
+        let n_train = labels.len();
+        drop(labels);
         c.learner.check_memory(&dataset)?;
         let model = c.learner.fit_with(&dataset, &options)?;
         let mut preprocessing = Vec::new();
@@ -563,7 +606,7 @@ impl PipelineSpec {
             input,
             transforms,
             model,
-            n_train: labels.len(),
+            n_train,
         };
         Ok((pipeline, dataset))
     }
@@ -684,24 +727,26 @@ pub(super) fn dense_for_transforms(input: &InputStage, x: Features<'static>) -> 
 }
 
 /// Real-valued regression targets from the labels read: integers, or text that parses as
-/// a number; anything else is an error naming the row.
-pub(super) fn regression_targets(labels: &[Label]) -> Result<Array2<f64>> {
+/// a number (each distinct label parsed once); anything else is an error naming the first
+/// row that has it.
+pub(super) fn regression_targets(labels: &Labels) -> Result<Array2<f64>> {
+    let values: Vec<Option<f64>> = labels
+        .distinct()
+        .iter()
+        .map(|l| match l {
+            Label::Int(v) => Some(*v as f64),
+            Label::Text(t) => t.trim().parse::<f64>().ok().filter(|v| v.is_finite()),
+        })
+        .collect();
     let mut y = Array2::zeros((labels.len(), 1));
-    for (row, l) in labels.iter().enumerate() {
-        y[[row, 0]] = match l {
-            Label::Int(v) => *v as f64,
-            Label::Text(t) => t
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| {
-                    Error::data(format!(
-                        "a regressor needs a number as the target of every row; row {} has `{t}`",
-                        row + 1
-                    ))
-                })?,
-        };
+    for (row, &c) in labels.codes().iter().enumerate() {
+        y[[row, 0]] = values[c as usize].ok_or_else(|| {
+            Error::data(format!(
+                "a regressor needs a number as the target of every row; row {} has `{}`",
+                row + 1,
+                labels.distinct()[c as usize]
+            ))
+        })?;
     }
     Ok(y)
 }

@@ -27,8 +27,12 @@ use std::path::Path;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Column, CsrBuilder, Features, Table};
+use crate::data::csv::{self, Block, Head, TableBuilder};
+use crate::data::labels::Labels;
+use crate::data::read::ReadOptions;
+use crate::data::{Column, CsrBuilder, CsrMatrix, Features, Table};
 use crate::error::{Error, Result};
+use crate::text::vocabulary::TermIndex;
 
 /// How categorical columns are encoded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,16 +103,7 @@ impl TabularEncoder {
         if table.n_rows() == 0 {
             return Err(Error::data("the table has 0 rows; at least 1 is required"));
         }
-        let mut first = std::collections::HashMap::with_capacity(table.names.len());
-        for (j, name) in table.names.iter().enumerate() {
-            if let Some(k) = first.insert(name.as_str(), j) {
-                return Err(Error::data(format!(
-                    "column name {name:?} appears twice (columns {} and {}); names must be unique",
-                    k + 1,
-                    j + 1
-                )));
-            }
-        }
+        check_unique(&table.names)?;
         let columns = table
             .names
             .iter()
@@ -149,6 +144,226 @@ impl TabularEncoder {
             columns,
         })
     }
+}
+
+impl TabularEncoder {
+    /// Reads the delimited file `path` for training and encodes it as it is read: the fitted
+    /// encoder, the features and the labels (interned). The same encoder and features as
+    /// [`fit`](Self::fit) then [`transform`](FittedTabularEncoder::transform) on the table
+    /// [`csv::read`] gives, but one-hot rows are built straight from the file's blocks (a
+    /// value's column numbered when first met, renumbered at the end), so the file's values
+    /// are never all held as columns beside the matrix.
+    pub fn fit_transform_file(
+        &self,
+        path: &Path,
+        opts: &ReadOptions,
+    ) -> Result<(FittedTabularEncoder, Features<'static>, Option<Labels>)> {
+        let file_bytes = crate::data::file::check_regular(path)?;
+        let one_hot = self.categorical == CategoricalEncoding::OneHot;
+        let mut sink = None;
+        let head = csv::read_blocks(path, opts, |block, bytes| {
+            let sink = sink.get_or_insert_with(|| {
+                if one_hot
+                    && block
+                        .columns
+                        .iter()
+                        .any(|c| matches!(c, Column::Categorical(_)))
+                {
+                    Sink::OneHot(OneHotRows::new(&block, bytes, file_bytes))
+                } else {
+                    Sink::Table(TableBuilder::default())
+                }
+            });
+            match sink {
+                Sink::Table(t) => t.append(block),
+                Sink::OneHot(rows) => rows.append(block),
+            }
+            Ok(())
+        })?;
+        match sink {
+            Some(Sink::OneHot(rows)) => rows.finish(self, head),
+            Some(Sink::Table(t)) => {
+                let (table, labels) = t.finish(head);
+                let fitted = self.fit(&table)?;
+                let x = fitted.transform_source(&table, path)?;
+                Ok((fitted, x, labels))
+            }
+            None => Err(Error::data(format!("{} has no rows", path.display()))),
+        }
+    }
+}
+
+/// Where the blocks of a file go: a table, or one-hot rows.
+enum Sink {
+    Table(TableBuilder),
+    OneHot(OneHotRows),
+}
+
+/// One-hot rows as the blocks of a file arrive. Each numeric column and each level of a
+/// categorical column (in order of first appearance) gets a value id; a row holds the ids of
+/// its values, which become output columns once every level is known.
+struct OneHotRows {
+    columns: Vec<ValueIds>,
+    n_ids: u32,
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    values: Vec<f64>,
+    labels: Option<Labels>,
+}
+
+/// A column's value ids.
+enum ValueIds {
+    Numeric(u32),
+    /// The levels met so far and each one's id.
+    Categorical(TermIndex, Vec<u32>),
+}
+
+impl OneHotRows {
+    /// Rows for the columns of `first` (a block of `bytes` bytes of a file of `file_bytes`),
+    /// with room for the rows and entries the file's size suggests.
+    fn new(first: &Block, bytes: usize, file_bytes: u64) -> Self {
+        let mut n_ids = 0;
+        let columns = first
+            .columns
+            .iter()
+            .map(|c| match c {
+                Column::Numeric(_) => {
+                    n_ids += 1;
+                    ValueIds::Numeric(n_ids - 1)
+                }
+                Column::Categorical(_) => ValueIds::Categorical(TermIndex::default(), Vec::new()),
+            })
+            .collect();
+        let n_rows = first.columns[0].len();
+        let nnz: usize = first
+            .columns
+            .iter()
+            .map(|c| match c {
+                Column::Numeric(v) => v.iter().filter(|&&v| v != 0.0).count(),
+                Column::Categorical(c) => c.len(),
+            })
+            .sum();
+        // a quarter over the first block's density: room that is never touched costs no memory
+        let scale = |n: usize| (n as f64 * 1.25 * file_bytes as f64 / bytes.max(1) as f64) as usize;
+        let mut indptr = Vec::with_capacity(scale(n_rows) + 1);
+        indptr.push(0);
+        OneHotRows {
+            columns,
+            n_ids,
+            indptr,
+            indices: Vec::with_capacity(scale(nnz)),
+            values: Vec::with_capacity(scale(nnz)),
+            labels: first.labels.as_ref().map(|_| Labels::default()),
+        }
+    }
+
+    /// Appends the rows of `block`.
+    fn append(&mut self, block: Block) {
+        if let Some(labels) = &mut self.labels {
+            block.append_labels_to(labels);
+        }
+        // each of the block's levels to its value id
+        let ids: Vec<Vec<u32>> = self
+            .columns
+            .iter_mut()
+            .zip(&block.columns)
+            .map(|(to, from)| match (to, from) {
+                (ValueIds::Categorical(index, ids), Column::Categorical(c)) => c
+                    .levels()
+                    .iter()
+                    .map(|l| {
+                        let code = index.get_or_insert(l) as usize;
+                        if code == ids.len() {
+                            ids.push(self.n_ids);
+                            self.n_ids += 1;
+                        }
+                        ids[code]
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        for i in 0..block.columns[0].len() {
+            for ((to, from), ids) in self.columns.iter().zip(&block.columns).zip(&ids) {
+                match (to, from) {
+                    (ValueIds::Numeric(id), Column::Numeric(v)) if v[i] != 0.0 => {
+                        self.indices.push(*id);
+                        self.values.push(v[i]);
+                    }
+                    (_, Column::Categorical(c)) => {
+                        self.indices.push(ids[c.codes()[i] as usize]);
+                        self.values.push(1.0);
+                    }
+                    _ => {}
+                }
+            }
+            self.indptr.push(self.indices.len());
+        }
+    }
+
+    /// The fitted encoder (each column's levels sorted), and the rows with each value id
+    /// replaced by its output column.
+    fn finish(
+        mut self,
+        params: &TabularEncoder,
+        head: Head,
+    ) -> Result<(FittedTabularEncoder, Features<'static>, Option<Labels>)> {
+        check_unique(&head.names)?;
+        let mut output = vec![0u32; self.n_ids as usize];
+        let mut offset = 0;
+        let columns = head
+            .names
+            .into_iter()
+            .zip(self.columns)
+            .map(|(name, ids)| {
+                let kind = match ids {
+                    ValueIds::Numeric(id) => {
+                        output[id as usize] = offset;
+                        offset += 1;
+                        ColumnKind::Numeric
+                    }
+                    ValueIds::Categorical(index, ids) => {
+                        let mut levels: Vec<(String, u32)> =
+                            index.into_terms().into_iter().zip(ids).collect();
+                        levels.sort_unstable();
+                        for (rank, (_, id)) in levels.iter().enumerate() {
+                            output[*id as usize] = offset + rank as u32;
+                        }
+                        offset += levels.len() as u32;
+                        ColumnKind::Categorical(levels.into_iter().map(|(l, _)| l).collect())
+                    }
+                };
+                FittedColumn { name, kind }
+            })
+            .collect();
+        self.indices
+            .iter_mut()
+            .for_each(|j| *j = output[*j as usize]);
+        self.indptr.shrink_to_fit();
+        self.indices.shrink_to_fit();
+        self.values.shrink_to_fit();
+        let x = CsrMatrix::new(offset as usize, self.indptr, self.indices, self.values)?;
+        let fitted = FittedTabularEncoder {
+            encoding: params.categorical,
+            columns,
+        };
+        Ok((fitted, Features::Sparse(x), self.labels))
+    }
+}
+
+/// Rejects a column name that appears twice, naming both columns.
+fn check_unique(names: &[String]) -> Result<()> {
+    let mut first = std::collections::HashMap::with_capacity(names.len());
+    for (j, name) in names.iter().enumerate() {
+        if let Some(k) = first.insert(name.as_str(), j) {
+            return Err(Error::data(format!(
+                "column name {name:?} appears twice (columns {} and {}); names must be unique",
+                k + 1,
+                j + 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The canonical text of a number read into a column that was categorical at fit: Rust's
@@ -552,6 +767,7 @@ fn category_codes(column: &Column, cats: &[String]) -> Vec<Option<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::{Label, RawInput};
     use crate::param::Params;
     use ndarray::array;
     use std::path::PathBuf;
@@ -658,6 +874,53 @@ mod tests {
         for i in 0..n {
             let row = [i as f64, (i % 3) as f64, -(i as f64) / 2.0];
             assert_eq!(x.row(i).to_vec(), row, "row {i}");
+        }
+    }
+
+    #[test]
+    fn a_file_encoded_as_read_is_its_table_encoded_on_any_threads() {
+        use crate::data::read::{LabelColumn, MissingPolicy, ReadOptions};
+        use crate::threads::Threads;
+        // over a megabyte: many blocks, levels first met in late blocks, zeros, missing values
+        let mut text = String::from("n,colour,size,y\n");
+        for i in 0..40_000u32 {
+            let colour = ["red", "blue", "?", "green"][(i % 7 % 4) as usize];
+            let size = if i < 30_000 {
+                format!("s{}", i % 3)
+            } else {
+                format!("late{}", i % 5)
+            };
+            text.push_str(&format!(
+                "{},{colour},{size},{}\n",
+                i % 4,
+                ["no", "yes"][(i % 3 % 2) as usize]
+            ));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.csv");
+        std::fs::write(&path, &text).unwrap();
+        for missing in [MissingPolicy::AsCategory, MissingPolicy::DropRows] {
+            let opts = ReadOptions {
+                label: LabelColumn::Name("y".into()),
+                missing,
+                ..ReadOptions::default()
+            };
+            let data = crate::data::csv::read(&path, &opts).unwrap();
+            let RawInput::Table(table) = &data.input else {
+                panic!("a table")
+            };
+            let fitted = TabularEncoder::new().fit(table).unwrap();
+            let x = fitted.transform(table).unwrap();
+            for threads in [1, 3] {
+                let (f, y, labels) = Threads::Count(threads)
+                    .run(|| TabularEncoder::new().fit_transform_file(&path, &opts))
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(f, fitted);
+                assert_eq!(y, x);
+                let labels: Vec<Label> = labels.unwrap().iter().cloned().collect();
+                assert_eq!(Some(labels), data.labels);
+            }
         }
     }
 
