@@ -29,7 +29,7 @@
 //! instead of building a table ([`fit_transform_file`](crate::transform::TabularEncoder::fit_transform_file)).
 
 use std::collections::HashSet;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{BufRead, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use ::csv::{ReaderBuilder, StringRecord, Trim};
@@ -62,17 +62,29 @@ pub struct CsvShape {
     pub names: Vec<String>,
 }
 
-/// Finds the delimiter, header and column names of `path` from its first 64 KiB, honouring
-/// `opts.delimiter` and `opts.header` when given.
+/// Finds the delimiter, header and column names of `path` from its first 64 KiB (its first
+/// line whole when that is longer), honouring `opts.delimiter` and `opts.header` when given.
 pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
+    let mut file = crate::data::file::open(path)?;
     let mut prefix = Vec::new();
-    crate::data::file::open(path)?
+    (&mut file)
         .take(SNIFF_BYTES)
         .read_to_end(&mut prefix)
         .map_err(|e| Error::io(path, e))?;
     if prefix.len() as u64 == SNIFF_BYTES {
-        if let Some(end) = prefix.iter().rposition(|&b| b == b'\n') {
-            prefix.truncate(end + 1);
+        match prefix.iter().rposition(|&b| b == b'\n') {
+            Some(end) => prefix.truncate(end + 1),
+            // the columns past the prefix would have no name: the first line is read whole
+            None => {
+                let budget = crate::memory::budget();
+                std::io::BufReader::new(file.take(budget))
+                    .read_until(b'\n', &mut prefix)
+                    .map_err(|e| Error::io(path, e))?;
+                crate::memory::check_bytes(
+                    || format!("the first line of {}", path.display()),
+                    Some(prefix.len() as u64).filter(|&n| n < budget),
+                )?;
+            }
         }
     }
     sniff_bytes(strip_bom(&prefix), path, opts)
@@ -990,6 +1002,18 @@ fn label_index(shape: &CsvShape, label: &LabelColumn, file: &Path) -> Result<Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_first_line_longer_than_the_sniffed_prefix_names_every_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("wide.csv");
+        let row: String = (0..20_000).map(|j| format!("{j},")).collect();
+        std::fs::write(&path, format!("{row}a\n{row}b\n")).unwrap();
+        assert!(row.len() as u64 > SNIFF_BYTES);
+        let shape = sniff(&path, &ReadOptions::default()).unwrap();
+        assert_eq!(shape.names.len(), 20_001);
+    }
+
     use std::path::PathBuf;
 
     fn parse_str(s: &str, opts: &ReadOptions) -> Result<(Table, Option<Vec<Label>>)> {
