@@ -60,21 +60,11 @@ pub enum TrainingScore {
 const SCORE_ROWS: usize = 1 << 12;
 
 /// A non-finite value error of a block of rows, its row moved down by the `from` rows before.
-fn below_rows(e: Error, from: usize) -> Error {
-    match e {
-        Error::NonFinite {
-            what,
-            row,
-            feature,
-            value,
-        } => Error::NonFinite {
-            what,
-            row: row + from,
-            feature,
-            value,
-        },
-        e => e,
+fn below_rows(mut e: Error, from: usize) -> Error {
+    if let Error::NonFinite { row, .. } = &mut e {
+        *row += from;
     }
+    e
 }
 
 impl Pipeline {
