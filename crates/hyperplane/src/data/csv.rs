@@ -76,13 +76,13 @@ pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
             Some(end) => prefix.truncate(end + 1),
             // the columns past the prefix would have no name: the first line is read whole
             None => {
-                let budget = crate::memory::budget();
-                std::io::BufReader::new(file.take(budget))
+                // one byte past the budget tells a line over it
+                std::io::BufReader::new(file.take(crate::memory::budget().saturating_add(1)))
                     .read_until(b'\n', &mut prefix)
                     .map_err(|e| Error::io(path, e))?;
                 crate::memory::check_bytes(
                     || format!("the first line of {}", path.display()),
-                    Some(prefix.len() as u64).filter(|&n| n < budget),
+                    Some(prefix.len() as u64),
                 )?;
             }
         }
@@ -473,23 +473,11 @@ fn sample_types(
 }
 
 /// An error of a block, its line moved down by the `lines` newlines before the block.
-fn below_lines(e: Error, lines: usize) -> Error {
-    match e {
-        Error::Parse {
-            file,
-            line,
-            column,
-            expected,
-            found,
-        } => Error::Parse {
-            file,
-            line: line + lines,
-            column,
-            expected,
-            found,
-        },
-        e => e,
+fn below_lines(mut e: Error, lines: usize) -> Error {
+    if let Error::Parse { line, .. } = &mut e {
+        *line += lines;
     }
+    e
 }
 
 /// The record at `line` unless it has `expected` fields (the first record's); the error names
