@@ -40,7 +40,7 @@ fn main() -> hyperplane::Result<()> {
         let t = Instant::now();
         let (_, x, _) = TabularEncoder::new().fit_transform_file(Path::new(file), &opts)?;
         times.push(t.elapsed().as_secs_f64());
-        shape = (x.n_rows(), x.n_cols(), x.nnz());
+        shape = x.lend(|x| (x.n_rows(), x.n_cols(), x.nnz()));
     }
     println!(
         "{{\"read_encode_seconds\": {}, \"rows\": {}, \"features\": {}, \"nnz\": {}}}",

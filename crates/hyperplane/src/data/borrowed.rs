@@ -195,6 +195,66 @@ unsafe impl<I: CsrIndex, V: CsrValue> sparse_kernels::Csr for CsrView<'_, I, V> 
     }
 }
 
+/// An owned CSR matrix of `f32` values with `i32` row pointers and column indices, lent to
+/// learners as a [`CsrView`]: 8 bytes an entry against [`CsrMatrix`]'s 12, and row pointers
+/// half as large. Readers build it when every value is exact in `f32` (one-hot indicators,
+/// counts, integers up to 2^24) and there are fewer than 2^31 entries and columns, so the
+/// learners read the very same `f64`s (and fit the very same models) in less memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CsrMatrix32 {
+    n_cols: usize,
+    indptr: Vec<i32>,
+    indices: Vec<i32>,
+    data: Vec<f32>,
+}
+
+impl CsrMatrix32 {
+    /// Builds the matrix from its parts, checking every invariant as [`CsrView::new`] does.
+    pub fn new(n_cols: usize, indptr: Vec<i32>, indices: Vec<i32>, data: Vec<f32>) -> Result<Self> {
+        CsrView::new(n_cols, &indptr, &indices, &data)?;
+        Ok(CsrMatrix32 {
+            n_cols,
+            indptr,
+            indices,
+            data,
+        })
+    }
+
+    /// The matrix, lent (its invariants were checked when it was built).
+    pub fn view(&self) -> CsrView<'_, i32, f32> {
+        CsrView {
+            n_cols: self.n_cols,
+            indptr: &self.indptr,
+            indices: &self.indices,
+            data: &self.data,
+        }
+    }
+}
+
+/// Features a reader built and owns: any [`Features`], or a [`CsrMatrix32`] lent as one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OwnedFeatures {
+    /// A matrix of its own.
+    Features(Features<'static>),
+    /// A compact CSR matrix, lent to whoever reads it.
+    Csr32(CsrMatrix32),
+}
+
+impl OwnedFeatures {
+    /// Runs `f` on the features (a compact matrix lent for the call).
+    pub fn lend<R>(self, f: impl FnOnce(Features<'_>) -> R) -> R {
+        match self {
+            OwnedFeatures::Features(x) => f(x),
+            OwnedFeatures::Csr32(m) => f(m.view().into()),
+        }
+    }
+
+    /// The features as a matrix of their own (a compact one copied, values as `f64`).
+    pub fn into_features(self) -> Features<'static> {
+        self.lend(|x| x.into_owned())
+    }
+}
+
 /// A borrowed CSR matrix of any of the index and value types a host may lend.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CsrRef<'a> {
@@ -352,6 +412,12 @@ mod tests {
             assert_eq!(v.select_rows(&[2, 0]), owned.select_rows(&[2, 0]));
             assert_eq!(v.find_stored(|x| !x.is_finite()), None);
         }
+        let compact = CsrMatrix32::new(5, p32.clone(), i32s.clone(), f32s.clone()).unwrap();
+        assert_eq!(CsrRef::from(compact.view()), views[1]);
+        let lent = OwnedFeatures::Csr32(compact).into_features();
+        assert_eq!(lent, Features::Sparse(owned.clone()));
+        let e = CsrMatrix32::new(4, p32.clone(), i32s.clone(), f32s).unwrap_err();
+        assert!(e.to_string().contains("column index 4"), "{e}");
         let bad = [1.0f32, f32::NAN, 0.0, 1.0, 2.0];
         let v = CsrRef::from(CsrView::new(5, &p32, &i32s, &bad).unwrap());
         assert_eq!(

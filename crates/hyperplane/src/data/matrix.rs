@@ -687,6 +687,19 @@ pub enum Features<'a> {
     SparseView(CsrRef<'a>),
 }
 
+impl Features<'static> {
+    /// The same matrix as `Features` of any lifetime, moved (`Features` is invariant in its
+    /// lifetime, through ndarray's storage type, so an owned matrix needs this to stand
+    /// where a borrowed one may; a `'static` dense view is copied).
+    pub(crate) fn for_any_lifetime<'b>(self) -> Features<'b> {
+        match self {
+            Features::Dense(a) => Features::Dense(a.into_owned().into()),
+            Features::Sparse(s) => Features::Sparse(s),
+            Features::SparseView(s) => Features::SparseView(s),
+        }
+    }
+}
+
 /// Runs `$body` with `$m` bound to the concrete matrix inside a [`Features`], so the body
 /// is monomorphised for each storage: one dispatch per call, none per element.
 #[macro_export]

@@ -13,7 +13,7 @@ pub mod read;
 pub mod split;
 pub mod text_files;
 
-pub use borrowed::{CsrRef, CsrView};
+pub use borrowed::{CsrMatrix32, CsrRef, CsrView, OwnedFeatures};
 pub use dataset::Dataset;
 pub use input::{Categories, Column, LabelledInput, RawInput, Table};
 pub use labels::Label;

@@ -45,6 +45,10 @@ pub trait Differentiable {
     }
     /// Makes the curvature kept before the last `keep_curvature` evaluation current again.
     fn revert_curvature(&mut self) {}
+    /// Whether the curvature before the last `keep_curvature` evaluation is kept for
+    /// [`Differentiable::revert_curvature`] (the default). Solvers that never revert say
+    /// `false`, which saves the memory of a second curvature (one value per row).
+    fn keep_previous_curvature(&mut self, _keep: bool) {}
     /// Whether [`Differentiable::hessian`] forms the whole Hessian (`newton-cholesky`
     /// needs it).
     fn forms_hessian(&self) -> bool {

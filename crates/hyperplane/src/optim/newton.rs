@@ -81,6 +81,8 @@ pub(super) fn tron<E: Differentiable>(
     s: &Settings,
 ) -> (Vec<f64>, Convergence) {
     let n = w.len();
+    // a rejected step is undone: its curvature is replaced by the one before
+    eval.keep_previous_curvature(true);
     let (mut f, mut g) = match start(eval, w.as_slice(), true) {
         Ok(fg) => fg,
         Err(c) => return (w, *c),
@@ -149,6 +151,8 @@ pub(super) fn line_search_newton<E: Differentiable>(
     how: NewtonStep,
 ) -> (Vec<f64>, Convergence) {
     let n = w.len();
+    // a rejected trial step is followed by a shorter one, never by a step from the last
+    eval.keep_previous_curvature(false);
     let (mut f, mut g) = match start(eval, w.as_slice(), true) {
         Ok(fg) => fg,
         Err(c) => return (w, *c),

@@ -120,7 +120,7 @@ const MAX_SCRATCH: usize = 1 << 19;
 
 /// Evaluates `f`, `grad f` and Hessian products of an [`Objective`] over all rows in
 /// parallel, deterministically; keeps the curvature of the last point evaluated with it,
-/// and of the one before (see [`Evaluator::revert_curvature`]).
+/// and of the one before unless told not to (see [`Evaluator::revert_curvature`]).
 pub struct Evaluator<'a, O: Objective> {
     obj: &'a O,
     /// The objective's regulariser.
@@ -129,6 +129,8 @@ pub struct Evaluator<'a, O: Objective> {
     scratch: Vec<Vec<f64>>,
     curvature: Vec<f64>,
     previous_curvature: Vec<f64>,
+    /// Whether a `keep_curvature` evaluation keeps the curvature before it.
+    keep_previous: bool,
     /// The last point scored and its scores.
     point: Scored,
     /// The line `w + a d` of [`Evaluator::line_start`]: `z(w)`, `z(d)`, `w` and `d`, and
@@ -180,6 +182,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
             chunks,
             curvature: Vec::new(),
             previous_curvature: Vec::new(),
+            keep_previous: true,
             point: Scored::default(),
             line: Line::default(),
             derivatives: Vec::new(),
@@ -347,7 +350,9 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         let score_width = obj.score_width();
         let width = obj.curvature_width();
         if keep_curvature {
-            std::mem::swap(&mut self.curvature, &mut self.previous_curvature);
+            if self.keep_previous {
+                std::mem::swap(&mut self.curvature, &mut self.previous_curvature);
+            }
             resize_zeroed(&mut self.curvature, obj.n_rows() * width);
         }
         let curv_parts = split_by_chunks(&mut self.curvature, &self.chunks, width, keep_curvature);
@@ -375,6 +380,7 @@ impl<'a, O: Objective> Evaluator<'a, O> {
     /// Makes the curvature kept before the last `keep_curvature` evaluation current again
     /// (a rejected trial point), without evaluating anything.
     pub fn revert_curvature(&mut self) {
+        assert!(self.keep_previous, "the curvature before was not kept");
         std::mem::swap(&mut self.curvature, &mut self.previous_curvature);
     }
 
@@ -484,6 +490,12 @@ impl<O: Objective> super::Differentiable for Evaluator<'_, O> {
     }
     fn revert_curvature(&mut self) {
         Evaluator::revert_curvature(self)
+    }
+    fn keep_previous_curvature(&mut self, keep: bool) {
+        self.keep_previous = keep;
+        if !keep {
+            self.previous_curvature = Vec::new();
+        }
     }
 }
 

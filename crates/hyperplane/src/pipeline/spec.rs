@@ -508,8 +508,11 @@ impl PipelineSpec {
                     path.display()
                 ))
             })?;
-            let (pipeline, train) = self.fit_features(c, InputStage::Table(encoder), x, labels)?;
-            self.scored(pipeline, &train)
+            x.lend(|x| {
+                let (pipeline, train) =
+                    self.fit_features(c, InputStage::Table(encoder), x, labels)?;
+                self.scored(pipeline, &train)
+            })
         })?
     }
 
@@ -538,13 +541,13 @@ impl PipelineSpec {
 
     /// The fitted pipeline from its fitted input stage and the features it gave, and the
     /// dataset its model was fitted on; the labels are freed once encoded.
-    fn fit_features(
+    fn fit_features<'a>(
         &self,
         c: Components,
         input: InputStage,
-        x: Features<'static>,
+        x: Features<'a>,
         labels: Labels,
-    ) -> Result<(Pipeline, Dataset<'static>)> {
+    ) -> Result<(Pipeline, Dataset<'a>)> {
         let (transforms, x) = c.fit_transforms(self.info, &input, x)?;
         let options = FitOptions {
             multiclass: c.pipeline.multiclass,
@@ -650,12 +653,12 @@ impl Components {
         }
     }
 
-    fn fit_transforms(
+    fn fit_transforms<'a>(
         &self,
         info: &KindInfo,
         input: &InputStage,
-        mut x: Features<'static>,
-    ) -> Result<(Vec<FittedTransform>, Features<'static>)> {
+        x: Features<'a>,
+    ) -> Result<(Vec<FittedTransform>, Features<'a>)> {
         let mut specs = Vec::new();
         if info.categorical_input {
             let columns = match input {
@@ -680,16 +683,17 @@ impl Components {
             Scaling::Standard => specs.push(Transform::from_name("standard")?),
             Scaling::MinMax => specs.push(Transform::from_name("minmax")?),
         }
-        if !specs.is_empty() {
-            x = dense_for_transforms(input, x);
+        if specs.is_empty() {
+            return Ok((Vec::new(), x));
         }
+        let mut x = dense_for_transforms(input, x).into_owned();
         let mut fitted = Vec::new();
         for spec in specs {
             let t = spec.fit(&x)?;
             x = t.transform(&x)?;
             fitted.push(t);
         }
-        Ok((fitted, x))
+        Ok((fitted, x.for_any_lifetime()))
     }
 }
 
@@ -719,7 +723,7 @@ const NEEDS_LABELS: &str = "training needs one label per row";
 /// A table's one-hot CSR features as a dense matrix, for the transforms that follow the
 /// encoder (discretizer, polynomial features, scalers), which work on dense columns;
 /// anything else as it is.
-pub(super) fn dense_for_transforms(input: &InputStage, x: Features<'static>) -> Features<'static> {
+pub(super) fn dense_for_transforms<'a>(input: &InputStage, x: Features<'a>) -> Features<'a> {
     match input {
         InputStage::Table(_) if x.is_sparse() => Features::from(x.to_dense()),
         _ => x,

@@ -11,7 +11,9 @@
 //! **Storage.** One-hot output of a table with a categorical column is CSR (at most one
 //! indicator per categorical column per row, and the non-zero numbers), so its memory is
 //! O(non-zeros); ordinal output, and a table of numbers only, is dense. Columns keep the
-//! table's order either way: a numeric column's feature sits where the column is.
+//! table's order either way: a numeric column's feature sits where the column is. Encoded
+//! straight from a file for training, a CSR whose values are all exact in `f32` (indicators,
+//! small integers) keeps them so, in 8 bytes an entry instead of 12 ([`CsrMatrix32`]).
 //!
 //! At transform time the table must hold exactly the training columns. They are matched by
 //! name; when either the training or the new table had no header (its names are the
@@ -30,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::csv::{self, Block, Head, TableBuilder};
 use crate::data::labels::Labels;
 use crate::data::read::ReadOptions;
-use crate::data::{Column, CsrBuilder, CsrMatrix, Features, Table};
+use crate::data::{Column, CsrBuilder, CsrMatrix, CsrMatrix32, Features, OwnedFeatures, Table};
 use crate::error::{Error, Result};
 use crate::text::vocabulary::TermIndex;
 
@@ -152,12 +154,14 @@ impl TabularEncoder {
     /// [`fit`](Self::fit) then [`transform`](FittedTabularEncoder::transform) on the table
     /// [`csv::read`] gives, but one-hot rows are built straight from the file's blocks (a
     /// value's column numbered when first met, renumbered at the end), so the file's values
-    /// are never all held as columns beside the matrix.
+    /// are never all held as columns beside the matrix; and when every value is exact in
+    /// `f32`, as one-hot indicators and integers are, they are stored so
+    /// ([`CsrMatrix32`]: two thirds of the memory, the same `f64`s read back).
     pub fn fit_transform_file(
         &self,
         path: &Path,
         opts: &ReadOptions,
-    ) -> Result<(FittedTabularEncoder, Features<'static>, Option<Labels>)> {
+    ) -> Result<(FittedTabularEncoder, OwnedFeatures, Option<Labels>)> {
         let file_bytes = crate::data::file::check_regular(path)?;
         let one_hot = self.categorical == CategoricalEncoding::OneHot;
         let mut sink = None;
@@ -186,7 +190,7 @@ impl TabularEncoder {
                 let (table, labels) = t.finish(head);
                 let fitted = self.fit(&table)?;
                 let x = fitted.transform_source(&table, path)?;
-                Ok((fitted, x, labels))
+                Ok((fitted, OwnedFeatures::Features(x), labels))
             }
             None => Err(Error::data(format!("{} has no rows", path.display()))),
         }
@@ -207,8 +211,31 @@ struct OneHotRows {
     n_ids: u32,
     indptr: Vec<usize>,
     indices: Vec<u32>,
-    values: Vec<f64>,
+    values: Values,
     labels: Option<Labels>,
+}
+
+/// The stored values of one-hot rows: `f32` while every value is exactly one (half the
+/// memory), `f64` from the first that is not.
+enum Values {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+impl Values {
+    #[inline]
+    fn push(&mut self, v: f64) {
+        match self {
+            Values::F32(s) if f64::from(v as f32) == v => s.push(v as f32),
+            Values::F32(s) => {
+                let mut wide = Vec::with_capacity(s.capacity());
+                wide.extend(s.iter().map(|&v| f64::from(v)));
+                wide.push(v);
+                *self = Values::F64(wide);
+            }
+            Values::F64(s) => s.push(v),
+        }
+    }
 }
 
 /// A column's value ids.
@@ -252,7 +279,7 @@ impl OneHotRows {
             n_ids,
             indptr,
             indices: Vec::with_capacity(scale(nnz)),
-            values: Vec::with_capacity(scale(nnz)),
+            values: Values::F32(Vec::with_capacity(scale(nnz))),
             labels: first.labels.as_ref().map(|_| Labels::default()),
         }
     }
@@ -307,7 +334,7 @@ impl OneHotRows {
         mut self,
         params: &TabularEncoder,
         head: Head,
-    ) -> Result<(FittedTabularEncoder, Features<'static>, Option<Labels>)> {
+    ) -> Result<(FittedTabularEncoder, OwnedFeatures, Option<Labels>)> {
         check_unique(&head.names)?;
         let mut output = vec![0u32; self.n_ids as usize];
         let mut offset = 0;
@@ -336,18 +363,40 @@ impl OneHotRows {
                 FittedColumn { name, kind }
             })
             .collect();
-        self.indices
-            .iter_mut()
-            .for_each(|j| *j = output[*j as usize]);
-        self.indptr.shrink_to_fit();
-        self.indices.shrink_to_fit();
-        self.values.shrink_to_fit();
-        let x = CsrMatrix::new(offset as usize, self.indptr, self.indices, self.values)?;
         let fitted = FittedTabularEncoder {
             encoding: params.categorical,
             columns,
         };
-        Ok((fitted, Features::Sparse(x), self.labels))
+        let n_cols = offset as usize;
+        let small = |n: usize| i32::try_from(n).is_ok();
+        let x = match self.values {
+            Values::F32(mut values) if small(values.len()) && small(n_cols) => {
+                values.shrink_to_fit();
+                // reuses the buffer of `indices` (same size and alignment), then trims it
+                let mut indices: Vec<i32> = (self.indices.into_iter())
+                    .map(|j| output[j as usize] as i32)
+                    .collect();
+                indices.shrink_to_fit();
+                let indptr = self.indptr.iter().map(|&p| p as i32).collect();
+                drop(self.indptr);
+                OwnedFeatures::Csr32(CsrMatrix32::new(n_cols, indptr, indices, values)?)
+            }
+            values => {
+                let mut values = match values {
+                    Values::F32(v) => v.into_iter().map(f64::from).collect(),
+                    Values::F64(v) => v,
+                };
+                values.shrink_to_fit();
+                for j in &mut self.indices {
+                    *j = output[*j as usize];
+                }
+                self.indices.shrink_to_fit();
+                self.indptr.shrink_to_fit();
+                let x = CsrMatrix::new(n_cols, self.indptr, self.indices, values)?;
+                OwnedFeatures::Features(Features::Sparse(x))
+            }
+        };
+        Ok((fitted, x, self.labels))
     }
 }
 
@@ -917,9 +966,49 @@ mod tests {
                     .unwrap()
                     .unwrap();
                 assert_eq!(f, fitted);
-                assert_eq!(y, x);
+                // small integers and indicators: stored as f32, read back the same
+                assert!(matches!(y, OwnedFeatures::Csr32(_)));
+                assert_eq!(y.into_features(), x);
                 let labels: Vec<Label> = labels.unwrap().iter().cloned().collect();
                 assert_eq!(Some(labels), data.labels);
+            }
+        }
+    }
+
+    #[test]
+    fn values_not_exact_in_f32_are_stored_as_f64_from_any_row() {
+        use crate::data::read::{LabelColumn, ReadOptions};
+        // a value f32 cannot hold, first met in the last row, in the middle, in the first
+        for late in [19_999, 10_000, 0] {
+            for odd in [0.1, 16_777_217.0, 1e-300] {
+                let mut text = String::from("n,colour,y\n");
+                for i in 0..20_000u32 {
+                    let n = if i == late { odd } else { f64::from(i % 9) };
+                    text.push_str(&format!("{n:e},c{},{}\n", i % 3, i % 2));
+                }
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("odd.csv");
+                std::fs::write(&path, &text).unwrap();
+                let opts = ReadOptions {
+                    label: LabelColumn::Name("y".into()),
+                    ..ReadOptions::default()
+                };
+                let (_, x, _) = TabularEncoder::new()
+                    .fit_transform_file(&path, &opts)
+                    .unwrap();
+                let OwnedFeatures::Features(Features::Sparse(x)) = x else {
+                    panic!("f64 storage for {odd} in row {late}")
+                };
+                let data = crate::data::csv::read(&path, &opts).unwrap();
+                let RawInput::Table(table) = &data.input else {
+                    panic!("a table")
+                };
+                let expected = TabularEncoder::new().fit(table).unwrap().transform(table);
+                assert_eq!(
+                    Features::Sparse(x),
+                    expected.unwrap(),
+                    "{odd} in row {late}"
+                );
             }
         }
     }
