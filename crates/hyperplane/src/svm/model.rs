@@ -20,7 +20,7 @@ use super::probability::{couple, pair_probability};
 use crate::data::{CsrMatrix, Features, Label, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Regressor};
-use crate::optim::ConvergenceWarning;
+use crate::optim::{dot, ConvergenceWarning};
 use crate::with_rows;
 
 /// Rows per parallel task at prediction.
@@ -466,10 +466,6 @@ impl SvmModel {
 /// The classes of a one-class SVM: outside (`-1`) and inside (`1`) the support.
 pub fn one_class_labels() -> [Label; 2] {
     [Label::from(-1), Label::from(1)]
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 impl Classifier for SvmModel {
