@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::activation::{Activation, Output};
-use super::layers::{product, row_blocks, InputRows, Layout};
+use super::layers::{gather, product, row_blocks, InputRows, Layout};
 use super::precision::{Dtype, Real};
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
@@ -56,9 +56,11 @@ const PREDICT_CHUNK: usize = 256;
 /// A batch's targets (one row per row of the data) and sample weights (`None`: 1).
 type Targets<'a> = (ArrayView2<'a, f64>, Option<&'a [f64]>);
 
-/// A pass over a batch's rows: every layer's activations and, with targets, its deltas and
-/// each row's weighted loss.
-struct Pass<T> {
+/// A pass over a batch's rows: its input rows, every layer's activations and, with
+/// targets, its deltas and each row's weighted loss.
+struct Pass<'b, 'x, T> {
+    /// The batch's rows as the first layer reads them.
+    input: InputRows<'b, 'x, T>,
     /// `a_1, ..., a_L`, one row per batch row.
     activations: Vec<Array2<T>>,
     /// `delta_1, ..., delta_L` (none without targets).
@@ -68,62 +70,84 @@ struct Pass<T> {
 }
 
 impl Network {
-    /// The forward pass of the batch `input`, whose rows are `rows` of the data, in the
-    /// precision `T`, and with targets the backward pass of its deltas: each row's
-    /// activations and deltas depend on that row alone, so blocks of rows
-    /// ([`row_blocks`]) run in parallel, each through the whole network, and give the
-    /// same bits for any block count.
-    fn pass<T: Real>(
+    /// The forward pass of `rows` of `x` in the precision `T`, and with targets the
+    /// backward pass of its deltas: each row's activations and deltas depend on that row
+    /// alone, so blocks of rows ([`row_blocks`]) run in parallel, each through the whole
+    /// network after gathering its input rows when they are not a view of `x` ([`gather`]),
+    /// and give the same bits for any block count.
+    fn pass<'b, 'x, T: Real>(
         &self,
         params: &[T],
-        input: &InputRows<T>,
-        rows: &[usize],
+        x: &'b Features<'x>,
+        rows: &'b [usize],
         targets: Option<Targets>,
-    ) -> Pass<T> {
+    ) -> Pass<'b, 'x, T> {
         let n = rows.len();
         let zeros = || -> Vec<Array2<T>> {
             (1..=self.layout.n_layers())
                 .map(|l| Array2::zeros((n, self.layout.sizes[l])))
                 .collect()
         };
-        let mut pass = Pass {
-            activations: zeros(),
-            deltas: if targets.is_some() {
-                zeros()
-            } else {
-                Vec::new()
-            },
-            losses: vec![0.0; n],
+        let mut activations = zeros();
+        let mut deltas = if targets.is_some() {
+            zeros()
+        } else {
+            Vec::new()
         };
+        let mut losses = vec![0.0; n];
+        let borrowed = InputRows::borrowed(x, rows);
+        let mut gathered = borrowed
+            .is_none()
+            .then(|| Array2::<T>::uninit((n, x.n_cols())));
         let size = row_blocks(n).max(1);
-        let mut acts: Vec<_> = (pass.activations.iter_mut())
+        let mut acts: Vec<_> = (activations.iter_mut())
             .map(|a| a.axis_chunks_iter_mut(Axis(0), size))
             .collect();
-        let mut deltas: Vec<_> = (pass.deltas.iter_mut())
+        let mut dels: Vec<_> = (deltas.iter_mut())
             .map(|a| a.axis_chunks_iter_mut(Axis(0), size))
             .collect();
-        let blocks: Vec<_> = (pass.losses.chunks_mut(size).enumerate())
+        let mut inputs = (gathered.as_mut()).map(|g| g.axis_chunks_iter_mut(Axis(0), size));
+        let blocks: Vec<_> = (losses.chunks_mut(size).enumerate())
             .map(|(k, losses)| {
                 let acts: Vec<_> = (acts.iter_mut())
                     .map(|it| it.next().expect("a chunk of every layer per block"))
                     .collect();
-                let deltas: Vec<_> = (deltas.iter_mut())
+                let dels: Vec<_> = (dels.iter_mut())
                     .map(|it| it.next().expect("a chunk of every layer per block"))
                     .collect();
-                (k * size, acts, deltas, losses)
+                let input = inputs
+                    .as_mut()
+                    .map(|it| it.next().expect("a chunk per block"));
+                (k * size, input, acts, dels, losses)
             })
             .collect();
         blocks
             .into_par_iter()
-            .for_each(|(start, mut acts, mut deltas, losses)| {
+            .for_each(|(start, input, mut acts, mut deltas, losses)| {
                 let range = start..start + losses.len();
-                let (input, rows) = (input.rows(range.clone()), &rows[range]);
+                let rows = &rows[range.clone()];
+                let gathered = input.map(|out| gather(x, rows, out));
+                let input = match (&gathered, &borrowed) {
+                    (Some(block), _) => InputRows::Dense(block.view().into()),
+                    (None, Some(all)) => all.rows(range),
+                    (None, None) => unreachable!("dense rows not borrowed are gathered"),
+                };
                 self.forward_block(params, &input, rows, &mut acts, targets, losses);
                 if let Some(targets) = targets {
                     self.backward_block(params, &acts, &mut deltas, rows, targets);
                 }
             });
-        pass
+        let input = match gathered {
+            // SAFETY: every block gathered its rows, and the blocks cover the batch.
+            Some(g) => InputRows::Dense(unsafe { g.assume_init() }.into()),
+            None => borrowed.expect("the rows in place when not gathered"),
+        };
+        Pass {
+            input,
+            activations,
+            deltas,
+            losses,
+        }
     }
 
     /// `acts[l-1] = a_l` for the block `input` (the data's `rows`); with targets,
@@ -213,7 +237,7 @@ impl Network {
     pub fn predict_rows(&self, params: &[f64], x: &Features, rows: &[usize]) -> Array2<f64> {
         let mut out = Array2::zeros((rows.len(), self.layout.n_outputs()));
         for (k, chunk) in rows.chunks(PREDICT_CHUNK).enumerate() {
-            let mut pass = self.pass(params, &InputRows::of(x, chunk), chunk, None);
+            let mut pass = self.pass(params, x, chunk, None);
             let start = k * PREDICT_CHUNK;
             out.slice_mut(ndarray::s![start..start + chunk.len(), ..])
                 .assign(&pass.activations.pop().expect("at least one layer"));
@@ -233,8 +257,7 @@ impl Network {
         let rows = batch.rows;
         let weight = |i: usize| batch.weights.map_or(1.0, |w| w[i]);
         let total: f64 = rows.iter().map(|&i| weight(i)).sum();
-        let input = InputRows::of(batch.x, rows);
-        let pass = self.pass(params, &input, rows, Some((batch.y, batch.weights)));
+        let pass = self.pass(params, batch.x, rows, Some((batch.y, batch.weights)));
         let data_loss: f64 = pass.losses.iter().sum();
         let mut penalty = 0.0;
         let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
@@ -245,7 +268,7 @@ impl Network {
             let delta = pass.deltas[l - 1].view();
             // gw = (a_{l-1}^T delta + alpha W) / sum_i w_i
             if l == 1 {
-                input.transpose_times(delta, gw.view_mut());
+                pass.input.transpose_times(delta, gw.view_mut());
             } else {
                 let a = pass.activations[l - 2].t();
                 product(T::one(), a, delta, T::zero(), gw.view_mut());

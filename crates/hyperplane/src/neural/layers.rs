@@ -9,6 +9,8 @@
 //! Glorot     W_l, b_l ~ U(-r, r),  r = sqrt(f / (n_{l-1} + n_l)),  f = 2 for sigmoid units, else 6
 //! ```
 
+use std::mem::MaybeUninit;
+
 use ndarray::{ArrayView2, ArrayViewMut2, CowArray, Ix2};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -186,7 +188,7 @@ pub fn product<T: Real>(
 
 /// A batch of input rows as the first layer reads them, in the passes' precision `T`:
 /// dense rows as one matrix (a view when they are consecutive rows of `f64`, else gathered
-/// once per batch), sparse rows in place.
+/// once per batch by the pass, [`gather`]), sparse rows in place.
 pub enum InputRows<'b, 'x, T> {
     /// The rows, one per batch row.
     Dense(CowArray<'b, T, Ix2>),
@@ -195,11 +197,19 @@ pub enum InputRows<'b, 'x, T> {
 }
 
 impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
-    /// `rows` of `x`, in that order.
-    pub fn of(x: &'b Features<'x>, rows: &'b [usize]) -> Self {
+    /// `rows` of `x`, in that order, without a copy; `None` for dense rows that must be
+    /// gathered (not consecutive, or not in `f64`).
+    pub fn borrowed(x: &'b Features<'x>, rows: &'b [usize]) -> Option<Self> {
         match x {
-            Features::Dense(a) => InputRows::Dense(T::rows_of(a.view(), rows)),
-            _ => InputRows::Sparse(x, rows),
+            Features::Dense(a) => {
+                let start = rows.first().copied().unwrap_or(0);
+                if !rows.iter().enumerate().all(|(k, &i)| i == start + k) {
+                    return None;
+                }
+                let a = a.slice(ndarray::s![start..start + rows.len(), ..]);
+                T::view(a).map(|a| InputRows::Dense(a.into()))
+            }
+            _ => Some(InputRows::Sparse(x, rows)),
         }
     }
 
@@ -242,6 +252,26 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
             }),
         }
     }
+}
+
+/// `out = rows` of the dense `x` in the precision `T`, row by row, every element written;
+/// returns `out` as initialised values.
+pub fn gather<'o, T: Real>(
+    x: &Features,
+    rows: &[usize],
+    mut out: ArrayViewMut2<'o, MaybeUninit<T>>,
+) -> ArrayViewMut2<'o, T> {
+    let Features::Dense(x) = x else {
+        unreachable!("sparse rows are read in place")
+    };
+    assert_eq!(out.nrows(), rows.len(), "one row of `out` per index");
+    for (mut to, &i) in out.rows_mut().into_iter().zip(rows) {
+        to.zip_mut_with(&x.row(i), |t, &v| {
+            t.write(T::narrow(v));
+        });
+    }
+    // SAFETY: each row of `out` was written whole, one per index.
+    unsafe { out.assume_init() }
 }
 
 #[cfg(test)]

@@ -170,13 +170,33 @@ impl StepRule for Adam {
         )
             .into_par_iter()
             .for_each(|(params, m, s, grad)| {
-                for (((p, m), s), g) in params.iter_mut().zip(m).zip(s).zip(grad) {
-                    *m = b1 * *m + (1.0 - b1) * g;
-                    *s = b2 * *s + (1.0 - b2) * (g * g);
-                    *p += -eta * *m / (s.sqrt() + epsilon);
-                }
+                with_avx(|| {
+                    for (((p, m), s), g) in params.iter_mut().zip(m).zip(s).zip(grad) {
+                        *m = b1 * *m + (1.0 - b1) * g;
+                        *s = b2 * *s + (1.0 - b2) * (g * g);
+                        *p += -eta * *m / (s.sqrt() + epsilon);
+                    }
+                })
             });
     }
+}
+
+/// `f()` compiled for AVX's four-lane registers when the processor has them (Adam's
+/// square root and division per parameter take half the time), else for the baseline.
+/// Each lane rounds as a scalar operation does, and no multiply-add is fused, so the
+/// results are the same bits.
+#[inline(always)]
+fn with_avx<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx") {
+        #[target_feature(enable = "avx")]
+        fn avx<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        // SAFETY: the processor has AVX.
+        return unsafe { avx(f) };
+    }
+    f()
 }
 
 /// The data of an epoch: the rows trained on, their targets and weights.
