@@ -99,3 +99,47 @@ fn fit_scored_is_fit_then_evaluate_on_class_folders() {
         );
     }
 }
+
+#[test]
+fn the_training_score_by_blocks_of_rows_is_evaluate_on_the_training_data() {
+    use hyperplane::data::{CsrMatrix, Features, RawInput};
+    use ndarray::Array2;
+    // wide sparse rows (scored 64 rows at a time: five blocks) and many dense ones (4,096
+    // at a time: two blocks)
+    let sparse = CsrMatrix::from_rows(
+        2000,
+        &(0..300)
+            .map(|i| {
+                (0..1000)
+                    .map(|k| ((i * 7 + k * 2) % 2000, ((i + k) % 5) as f64))
+                    .collect()
+            })
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let labels = |n: usize| (0..n).map(|i| Label::from((i % 3 % 2) as i64)).collect();
+    let dense = Array2::from_shape_fn((5000, 3), |(i, j)| ((i * (j + 3)) % 11) as f64);
+    for (x, kinds) in [
+        (
+            Features::Sparse(sparse),
+            ["multinomial-nb", "logistic-regression"],
+        ),
+        (
+            Features::from(dense),
+            ["gaussian-nb", "logistic-regression"],
+        ),
+    ] {
+        let data = LabelledInput {
+            labels: Some(labels(x.n_rows())),
+            input: RawInput::Matrix(x),
+            source: "matrix".into(),
+        };
+        for kind in kinds {
+            let spec = PipelineSpec::new(kind).unwrap();
+            let (fitted, score) = spec.fit_scored(data.clone()).unwrap();
+            let accuracy = fitted.evaluate(&data).unwrap().accuracy;
+            assert_eq!(score, TrainingScore::Accuracy(accuracy), "{kind}");
+            assert!(accuracy > 0.6, "{kind}: {accuracy}");
+        }
+    }
+}

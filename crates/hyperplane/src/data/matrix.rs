@@ -811,6 +811,16 @@ impl<'a> Features<'a> {
         }
     }
 
+    /// The rows `rows`, same storage: a view of dense rows, a copy of sparse ones.
+    pub fn row_range(&self, rows: std::ops::Range<usize>) -> Features<'_> {
+        match self {
+            Features::Dense(a) => Features::Dense(a.slice(ndarray::s![rows, ..]).into()),
+            _ => self
+                .select_rows(&rows.collect::<Vec<_>>())
+                .for_any_lifetime(),
+        }
+    }
+
     /// The dense form (small data, tests and display only).
     pub fn to_dense(&self) -> Array2<f64> {
         match self {

@@ -91,10 +91,16 @@ impl Pipeline {
             Task::Classifier => {
                 // the model's classes are the dataset's: its targets index them; scored by
                 // blocks of rows, so no score matrix of every row is held beside the data
-                let mut right = 0;
-                for from in (0..x.n_rows()).step_by(SCORE_ROWS) {
-                    let rows: Vec<usize> = (from..x.n_rows().min(from + SCORE_ROWS)).collect();
-                    let block = x.select_rows(&rows);
+                // (sparse blocks are copies: at most a sixteenth of the entries each)
+                let (n, mut right) = (x.n_rows(), 0);
+                let block_rows = if x.is_sparse() {
+                    let per_row = x.nnz().div_ceil(n.max(1)).max(1);
+                    ((x.nnz() / 16).max(1 << 16) / per_row).clamp(64, SCORE_ROWS)
+                } else {
+                    SCORE_ROWS
+                };
+                for from in (0..n).step_by(block_rows) {
+                    let block = x.row_range(from..n.min(from + block_rows));
                     // the predictions alone (no ROC AUC or log loss); scores that overflowed
                     // would still pick a class, so they are checked
                     let (scores, _, y_pred) = self.scored_predictions(&block)?;
