@@ -14,14 +14,16 @@
 //! the biases, scaled by the total sample weight of the batch, so that a batch's gradient
 //! is an average and the rows of a batch can be split, summed and divided at the end.
 
-use ndarray::linalg::general_mat_mul;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
 use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::activation::{Activation, Output};
-use super::layers::{gather, product, row_blocks, InputRows, Layout};
+use super::layers::{gather, mat_mul, product, row_blocks, InputRows, Layout};
 use super::precision::{Dtype, Real};
+use super::stochastic::{Step, StepRule};
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
 
@@ -171,7 +173,7 @@ impl Network {
             z.assign(&ndarray::aview1(b));
             match before.last() {
                 None => input.times(w, z.view_mut()),
-                Some(a) => general_mat_mul(T::one(), &a.view(), &w, T::one(), z),
+                Some(a) => mat_mul(a.view(), w, true, z.view_mut()),
             }
             if l < n_layers {
                 self.activation.apply(z.view_mut());
@@ -220,7 +222,7 @@ impl Network {
             let (w, _) = self.layout.layer(params, l);
             let (before, after) = deltas.split_at_mut(l - 1);
             let back = &mut before[l - 2];
-            general_mat_mul(T::one(), &after[0].view(), &w.t(), T::zero(), back);
+            mat_mul(after[0].view(), w.t(), false, back.view_mut());
             self.activation
                 .backward(acts[l - 2].view(), back.view_mut());
         }
@@ -254,36 +256,42 @@ impl Network {
         batch: &Batch,
         grad: &mut [T],
     ) -> f64 {
+        let (data_loss, scale) = self.data_loss_grad(params, batch, grad);
+        let n_weights = self.layout.n_weights();
+        let (alpha_t, scale_t) = (T::narrow(alpha), T::narrow(scale));
+        let norms: Vec<f64> = (grad.par_chunks_mut(PARAMETER_CHUNK).enumerate())
+            .zip(params.par_chunks(PARAMETER_CHUNK))
+            .map(|((k, g), w)| penalize(n_weights, k * PARAMETER_CHUNK, w, g, alpha_t, scale_t))
+            .collect();
+        (data_loss + 0.5 * alpha * norms.iter().sum::<f64>()) * scale
+    }
+
+    /// The data's part of the batch's loss and gradient: returns `sum_i w_i l_i` and
+    /// `scale = 1 / sum_i w_i` (0 for no weight), with `grad` holding `a_{l-1}^T delta_l`
+    /// for the weights (unscaled, unpenalised: [`penalize`] completes them) and the
+    /// biases' gradient in full.
+    fn data_loss_grad<T: Real>(&self, params: &[T], batch: &Batch, grad: &mut [T]) -> (f64, f64) {
         let rows = batch.rows;
         let weight = |i: usize| batch.weights.map_or(1.0, |w| w[i]);
         let total: f64 = rows.iter().map(|&i| weight(i)).sum();
         let pass = self.pass(params, batch.x, rows, Some((batch.y, batch.weights)));
         let data_loss: f64 = pass.losses.iter().sum();
-        let mut penalty = 0.0;
         let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
-        let (alpha_t, scale_t) = (T::narrow(alpha), T::narrow(scale));
+        let scale_t = T::narrow(scale);
         for l in (1..=self.layout.n_layers()).rev() {
-            let (w, _) = self.layout.layer(params, l);
             let (mut gw, gb) = self.layout.layer_mut(grad, l);
             let delta = pass.deltas[l - 1].view();
-            // gw = (a_{l-1}^T delta + alpha W) / sum_i w_i
             if l == 1 {
                 pass.input.transpose_times(delta, gw.view_mut());
             } else {
                 let a = pass.activations[l - 2].t();
-                product(T::one(), a, delta, T::zero(), gw.view_mut());
+                product(a, delta, false, gw.view_mut());
             }
-            penalty += penalize(
-                gw.as_slice_mut().expect("a row-major layer"),
-                w.as_slice().expect("a row-major layer"),
-                alpha_t,
-                scale_t,
-            );
             for (g, s) in gb.iter_mut().zip(delta.sum_axis(Axis(0))) {
                 *g = s * scale_t;
             }
         }
-        (data_loss + 0.5 * alpha * penalty) * scale
+        (data_loss, scale)
     }
 }
 
@@ -296,6 +304,10 @@ pub struct Gradient<'n> {
     dtype: Dtype,
     params: Vec<f32>,
     grad: Vec<f32>,
+    /// The gradient in `f64` for a step of [`Gradient::descend`].
+    wide: Vec<f64>,
+    /// Whether `params` is the last step's parameters in `f32`.
+    synced: bool,
 }
 
 impl<'n> Gradient<'n> {
@@ -306,6 +318,8 @@ impl<'n> Gradient<'n> {
             dtype,
             params: Vec::new(),
             grad: Vec::new(),
+            wide: Vec::new(),
+            synced: false,
         }
     }
 
@@ -320,9 +334,7 @@ impl<'n> Gradient<'n> {
         match self.dtype {
             Dtype::F64 => self.net.loss_grad(params, alpha, batch, grad),
             Dtype::F32 => {
-                self.params.resize(params.len(), 0.0);
-                self.grad.resize(params.len(), 0.0);
-                convert(params, &mut self.params, |v| v as f32);
+                self.narrow(params);
                 let loss = self
                     .net
                     .loss_grad(&self.params, alpha, batch, &mut self.grad);
@@ -331,6 +343,92 @@ impl<'n> Gradient<'n> {
             }
         }
     }
+
+    /// One step of `rule` along the batch's gradient at `params`; returns the batch's `J`
+    /// before the step. The penalty, the gradient's conversion to `f64`, the rule's update
+    /// and the `f32` copy of the new parameters run in one parallel pass over the
+    /// parameters ([`Step`]). The `f32` copy is kept for the next call: call
+    /// [`Gradient::params_changed`] when `params` changes between calls by other means.
+    pub fn descend(
+        &mut self,
+        params: &mut [f64],
+        alpha: f64,
+        batch: &Batch,
+        rule: &mut dyn StepRule,
+    ) -> f64 {
+        let n_weights = self.net.layout.n_weights();
+        self.wide.resize(params.len(), 0.0);
+        let (data_loss, scale, norm) = match self.dtype {
+            Dtype::F64 => {
+                let (loss, scale) = self.net.data_loss_grad(params, batch, &mut self.wide);
+                let fill = |start: usize, w: &[f64], g: &mut [f64]| {
+                    penalize(n_weights, start, w, g, alpha, scale)
+                };
+                let step = Step {
+                    grad: &mut self.wide,
+                    fill: &fill,
+                    after: &|_, _| {},
+                };
+                (loss, scale, rule.step(params, step))
+            }
+            Dtype::F32 => {
+                if !self.synced {
+                    self.narrow(params);
+                }
+                let (loss, scale) = self.net.data_loss_grad(&self.params, batch, &mut self.grad);
+                let (alpha_t, scale_t) = (alpha as f32, scale as f32);
+                let (grad32, params32) = (chunks(&mut self.grad), chunks(&mut self.params));
+                let fill = |start: usize, w: &[f64], g: &mut [f64]| {
+                    let mut g32 = lock(&grad32, start);
+                    let norm = penalize(n_weights, start, w, &mut g32, alpha_t, scale_t);
+                    g.iter_mut()
+                        .zip(g32.iter())
+                        .for_each(|(g, &v)| *g = f64::from(v));
+                    norm
+                };
+                let after = |start: usize, p: &[f64]| {
+                    let mut p32 = lock(&params32, start);
+                    p32.iter_mut().zip(p).for_each(|(to, &v)| *to = v as f32);
+                };
+                let step = Step {
+                    grad: &mut self.wide,
+                    fill: &fill,
+                    after: &after,
+                };
+                let norm = rule.step(params, step);
+                self.synced = true;
+                (loss, scale, norm)
+            }
+        };
+        (data_loss + 0.5 * alpha * norm) * scale
+    }
+
+    /// The parameters changed since the last [`Gradient::descend`] other than by its step:
+    /// the next one copies them to `f32` again.
+    pub fn params_changed(&mut self) {
+        self.synced = false;
+    }
+
+    /// `params` in `f32` (see [`Dtype`]); `grad` of the same length.
+    fn narrow(&mut self, params: &[f64]) {
+        self.params.resize(params.len(), 0.0);
+        self.grad.resize(params.len(), 0.0);
+        convert(params, &mut self.params, |v| v as f32);
+        self.synced = false;
+    }
+}
+
+/// `v` in chunks of [`PARAMETER_CHUNK`] values, each behind a lock (see [`lock`]).
+fn chunks(v: &mut [f32]) -> Vec<Mutex<&mut [f32]>> {
+    v.chunks_mut(PARAMETER_CHUNK).map(Mutex::new).collect()
+}
+
+/// The chunk of `chunks` (of [`PARAMETER_CHUNK`] values) that starts at value `start`,
+/// locked: each is locked by the one task that handles that chunk of a step.
+fn lock<'m, 'v>(chunks: &'m [Mutex<&'v mut [f32]>], start: usize) -> MutexGuard<'m, &'v mut [f32]> {
+    chunks[start / PARAMETER_CHUNK]
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
 }
 
 /// `to_i = f(from_i)`, in parallel over fixed chunks.
@@ -340,29 +438,34 @@ fn convert<A: Copy + Sync, B: Send>(from: &[A], to: &mut [B], f: impl Fn(A) -> B
         .for_each(|(to, from)| to.iter_mut().zip(from).for_each(|(t, &v)| *t = f(v)));
 }
 
-/// `g <- (alpha w + g) scale` for a layer's weights `w` and gradient `g`; returns
-/// `||w||^2` in `f64`, each chunk summed in eight lanes (a chain of dependent additions
-/// would take a cycle latency per weight).
-fn penalize<T: Real>(g: &mut [T], w: &[T], alpha: T, scale: T) -> f64 {
-    let sums: Vec<f64> = g
-        .par_chunks_mut(PARAMETER_CHUNK)
-        .zip(w.par_chunks(PARAMETER_CHUNK))
-        .map(|(g, w)| {
-            g.iter_mut()
-                .zip(w)
-                .for_each(|(g, &w)| *g = (alpha * w + *g) * scale);
-            let lanes = w.chunks_exact(8);
-            let tail: f64 = lanes.remainder().iter().map(|v| v.wide() * v.wide()).sum();
-            let mut acc = [0.0f64; 8];
-            for v in lanes {
-                for l in 0..8 {
-                    acc[l] += v[l].wide() * v[l].wide();
-                }
-            }
-            acc.iter().sum::<f64>() + tail
-        })
-        .collect();
-    sums.iter().sum()
+/// `g <- (alpha w + g) scale` for the weights among the parameters from `start` (the first
+/// `n_weights` of the flat vector; the biases' gradient is complete already), with `w` in
+/// the precision `T` of `g`; returns `sum w^2` of those weights in `f64`, summed in eight
+/// lanes (a chain of dependent additions would take a cycle latency per weight).
+fn penalize<W: Real, T: Real>(
+    n_weights: usize,
+    start: usize,
+    w: &[W],
+    g: &mut [T],
+    alpha: T,
+    scale: T,
+) -> f64 {
+    let len = n_weights.saturating_sub(start).min(g.len());
+    let (w, g) = (&w[..len], &mut g[..len]);
+    let narrow = |w: W| T::narrow(w.wide());
+    g.iter_mut()
+        .zip(w)
+        .for_each(|(g, &w)| *g = (alpha * narrow(w) + *g) * scale);
+    let square = |w: W| narrow(w).wide() * narrow(w).wide();
+    let lanes = w.chunks_exact(8);
+    let tail: f64 = lanes.remainder().iter().map(|&v| square(v)).sum();
+    let mut acc = [0.0f64; 8];
+    for v in lanes {
+        for l in 0..8 {
+            acc[l] += square(v[l]);
+        }
+    }
+    acc.iter().sum::<f64>() + tail
 }
 
 #[cfg(test)]
@@ -593,6 +696,42 @@ mod tests {
     }
 
     /// Integer weights are repeated rows; dense and sparse rows give the same loss.
+    #[test]
+    fn a_fused_step_equals_the_gradient_then_the_step() {
+        // 9,363 parameters: two chunks, the second holding the last weights and the biases
+        let (net, params, x, y, weights) =
+            problem(7, 40, 100, &[90], Activation::Tanh, Output::Softmax);
+        assert!(net.layout.n_params() > PARAMETER_CHUNK);
+        let x = Features::from(x);
+        let n = params.len();
+        for dtype in [Dtype::F64, Dtype::F32] {
+            let (mut fused, mut plain) = (Gradient::new(&net, dtype), Gradient::new(&net, dtype));
+            let (mut p_fused, mut p_plain) = (params.clone(), params.clone());
+            let mut rules = [0, 1].map(|_| super::super::Adam::new(n, 0.01, 0.9, 0.999, 1e-8));
+            let mut grad = vec![0.0; n];
+            for step in 0..3 {
+                let rows: Vec<usize> = (step * 10..step * 10 + 20).collect();
+                let batch = Batch {
+                    x: &x,
+                    rows: &rows,
+                    y: y.view(),
+                    weights: Some(&weights),
+                };
+                let [a, b] = &mut rules;
+                let l_fused = fused.descend(&mut p_fused, 0.1, &batch, a);
+                let l_plain = plain.loss_grad(&p_plain, 0.1, &batch, &mut grad);
+                b.step(&mut p_plain, Step::along(&mut grad));
+                // the f32 copy kept between steps is the new parameters' copy
+                assert_eq!(
+                    (l_fused, &p_fused),
+                    (l_plain, &p_plain),
+                    "{dtype:?}, step {step}"
+                );
+            }
+            assert_ne!(p_fused, params);
+        }
+    }
+
     #[test]
     fn integer_weights_equal_repeated_rows() {
         let (net, params, x, y, _) = problem(9, 4, 3, &[3], Activation::Tanh, Output::Softmax);

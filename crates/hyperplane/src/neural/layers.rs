@@ -19,6 +19,7 @@ use super::activation::Activation;
 use super::precision::Real;
 use crate::data::{Features, RowAccess};
 use crate::error::{Error, Result};
+use crate::linalg::gemm;
 use crate::rng::Rng;
 use crate::with_rows;
 
@@ -74,12 +75,18 @@ impl Layout {
             .sum()
     }
 
+    /// Number of weights, the first entries of the flat parameters (the biases follow).
+    pub fn n_weights(&self) -> usize {
+        (1..self.sizes.len())
+            .map(|l| self.sizes[l - 1] * self.sizes[l])
+            .sum()
+    }
+
     /// Where `W_l` and `b_l` start (`l` from 1).
     fn offsets(&self, l: usize) -> (usize, usize) {
-        let weights = |upto: usize| (1..upto).map(|k| self.sizes[k - 1] * self.sizes[k]).sum();
-        let n_weights: usize = weights(self.sizes.len());
+        let weights: usize = (1..l).map(|k| self.sizes[k - 1] * self.sizes[k]).sum();
         let biases: usize = self.sizes[1..l].iter().sum();
-        (weights(l), n_weights + biases)
+        (weights, self.n_weights() + biases)
     }
 
     /// `(W_l, b_l)` of the flat parameters.
@@ -133,13 +140,11 @@ impl Layout {
 /// The fewest rows a parallel block of a product has.
 const MIN_BLOCK_ROWS: usize = 32;
 
-/// Blocks of rows start at multiples of this: matrixmultiply computes a product in tiles
-/// of 8 rows (`MR` on AVX2; 16 with AVX-512) counted from its first row, and a tile cut
+/// Blocks of rows start at multiples of this, the rows of a tile of [`gemm`]: a tile cut
 /// short by a block's end costs a whole tile. The bits do not depend on the blocks: every
-/// element of a product is its own sum over `k` in the same order whichever block holds it
-/// (the products here have `alpha = 1`, `beta` 0 or 1, which a cut tile's masked path
-/// applies exactly as a whole tile does), so the blocks can follow the thread count.
-const TILE_ROWS: usize = 8;
+/// element of a product is its own sum over `k` in the same order whichever block holds it,
+/// so the blocks can follow the thread count.
+const TILE_ROWS: usize = gemm::TILE_ROWS;
 
 /// Multiply-adds below which a product's blocks run one after the other on the calling
 /// thread: a parallel step costs tens of microseconds, as much as such a product.
@@ -153,14 +158,27 @@ pub(crate) fn row_blocks(n: usize) -> usize {
     n.div_ceil(blocks).next_multiple_of(TILE_ROWS).max(1)
 }
 
-/// `c = alpha a b + beta c` for a row-major `c`, its blocks of rows computed in parallel
-/// on rayon's current pool (each block a matrix product of its own, so no sum crosses a
-/// block).
-pub fn product<T: Real>(
-    alpha: T,
+/// `c = a b + beta c` (`beta = 1` when `accumulate`, else 0) on the calling thread: the
+/// register tiles of [`gemm`] when the processor has them and `b`'s rows are contiguous,
+/// else matrixmultiply (through `ndarray`).
+pub fn mat_mul<T: Real>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
-    beta: T,
+    accumulate: bool,
+    mut c: ArrayViewMut2<T>,
+) {
+    if !gemm::product(a, b, accumulate, c.view_mut()) {
+        let beta = if accumulate { T::one() } else { T::zero() };
+        ndarray::linalg::general_mat_mul(T::one(), &a, &b, beta, &mut c);
+    }
+}
+
+/// [`mat_mul`] for a row-major `c`, its blocks of rows computed in parallel on rayon's
+/// current pool (each block a matrix product of its own, so no sum crosses a block).
+pub fn product<T: Real>(
+    a: ArrayView2<T>,
+    b: ArrayView2<T>,
+    accumulate: bool,
     mut c: ArrayViewMut2<T>,
 ) {
     let (n, cols) = c.dim();
@@ -173,9 +191,13 @@ pub fn product<T: Real>(
     let c = c.as_slice_mut().expect("a row-major product");
     let block_product = |(k, block): (usize, &mut [T])| {
         let rows = block.len() / cols;
-        let mut block = ArrayViewMut2::from_shape((rows, cols), block).expect("the block's shape");
-        let a = a.slice(ndarray::s![k * size..k * size + rows, ..]);
-        ndarray::linalg::general_mat_mul(alpha, &a, &b, beta, &mut block);
+        let block = ArrayViewMut2::from_shape((rows, cols), block).expect("the block's shape");
+        mat_mul(
+            a.slice(ndarray::s![k * size..k * size + rows, ..]),
+            b,
+            accumulate,
+            block,
+        );
     };
     if serial {
         block_product((0, c));
@@ -226,9 +248,7 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
     /// (the passes run blocks of rows in parallel).
     pub fn times(&self, w: ArrayView2<T>, mut z: ArrayViewMut2<T>) {
         match self {
-            InputRows::Dense(xb) => {
-                ndarray::linalg::general_mat_mul(T::one(), &xb.view(), &w, T::one(), &mut z)
-            }
+            InputRows::Dense(xb) => mat_mul(xb.view(), w, true, z),
             InputRows::Sparse(x, rows) => with_rows!(x, |m| {
                 for (mut out, &i) in z.rows_mut().into_iter().zip(rows.iter()) {
                     m.for_each_in_row(i, |j, v| out.scaled_add(T::narrow(v), &w.row(j)));
@@ -242,7 +262,7 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
     /// `delta`.
     pub fn transpose_times(&self, delta: ArrayView2<T>, mut grad: ArrayViewMut2<T>) {
         match self {
-            InputRows::Dense(xb) => product(T::one(), xb.t(), delta, T::zero(), grad),
+            InputRows::Dense(xb) => product(xb.t(), delta, false, grad),
             InputRows::Sparse(x, rows) => with_rows!(x, |m| {
                 grad.fill(T::zero());
                 for (r, &i) in rows.iter().enumerate() {

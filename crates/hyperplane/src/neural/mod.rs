@@ -46,7 +46,7 @@ pub use layers::Layout;
 pub use mlp::{ClassLoss, Mlp, MlpModel, MlpRegressor, MlpState, Optimizer, Stop, Training};
 pub use precision::Dtype;
 pub use stochastic::{
-    epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Trained, Watch,
+    epoch, train, Adam, Budget, EpochData, Schedule, Sgd, Step, StepRule, Trained, Watch,
 };
 
 use crate::data::Dataset;

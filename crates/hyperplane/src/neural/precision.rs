@@ -10,6 +10,8 @@
 
 use ndarray::{ArrayView2, NdFloat};
 
+use crate::linalg::gemm::Lanes;
+
 crate::choice_enum! {
     /// The precision of training's forward and backward passes (see the module doc).
     #[derive(serde::Serialize, serde::Deserialize)]
@@ -22,7 +24,7 @@ crate::choice_enum! {
 }
 
 /// A floating-point type the passes can run in: `f64` or `f32`.
-pub trait Real: NdFloat + num_traits::Float {
+pub trait Real: NdFloat + num_traits::Float + Lanes {
     /// `v` in this precision (rounded to nearest).
     fn narrow(v: f64) -> Self;
     /// `self` in double precision (exact).

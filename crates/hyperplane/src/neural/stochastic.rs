@@ -42,10 +42,77 @@ crate::choice_enum! {
     }
 }
 
+/// `fill(start, p, g)` of a [`Step`].
+pub type Fill<'s> = &'s (dyn Fn(usize, &[f64], &mut [f64]) -> f64 + Sync);
+
+/// What a step does around a rule's update, chunk by chunk: each chunk of
+/// 8,192 parameters (the family's fixed chunks; `start` a multiple of it) gets its
+/// gradient from `fill`, is updated, then goes to `after`, so that the gradient's last
+/// touches, the update and what follows it read and write the parameters once, in one
+/// parallel pass.
+pub struct Step<'s> {
+    /// The gradient, one value per parameter, completed chunk by chunk by `fill`.
+    pub grad: &'s mut [f64],
+    /// `fill(start, p, g)` completes the gradient `g` of the parameters `p` (the chunk at
+    /// `start`) before their update; returns a term of a sum over the chunks.
+    pub fill: Fill<'s>,
+    /// `after(start, p)` sees the chunk's updated parameters.
+    pub after: &'s (dyn Fn(usize, &[f64]) + Sync),
+}
+
+impl<'s> Step<'s> {
+    /// A step along `grad` as it is.
+    pub fn along(grad: &'s mut [f64]) -> Self {
+        Step {
+            grad,
+            fill: &|_, _, _| 0.0,
+            after: &|_, _| {},
+        }
+    }
+
+    /// `update(p, g, state)` on each chunk of `params`, `grad` and the rule's `state`
+    /// vectors, in parallel, between `fill` and `after`; returns the sum of `fill`'s terms,
+    /// added chunk by chunk in order (the same bits on any number of threads).
+    fn run<const S: usize>(
+        self,
+        params: &mut [f64],
+        state: [&mut [f64]; S],
+        update: impl Fn(&mut [f64], &[f64], [&mut [f64]; S]) + Sync,
+    ) -> f64 {
+        let mut parts = state.map(|v| v.chunks_mut(PARAMETER_CHUNK));
+        let states: Vec<[&mut [f64]; S]> = (0..params.len().div_ceil(PARAMETER_CHUNK))
+            .map(|_| {
+                parts
+                    .each_mut()
+                    .map(|it| it.next().expect("state as long as params"))
+            })
+            .collect();
+        let Step { grad, fill, after } = self;
+        let terms: Vec<f64> = (
+            params.par_chunks_mut(PARAMETER_CHUNK),
+            grad.par_chunks_mut(PARAMETER_CHUNK),
+            states,
+        )
+            .into_par_iter()
+            .enumerate()
+            .map(|(k, (p, g, state))| {
+                let start = k * PARAMETER_CHUNK;
+                let term = fill(start, p, g);
+                update(p, g, state);
+                after(start, p);
+                term
+            })
+            .collect();
+        terms.iter().sum()
+    }
+}
+
 /// A rule that moves the parameters along a batch's gradient.
 pub trait StepRule {
-    /// `params <- params + update(grad)`, the rule's state moving with it.
-    fn step(&mut self, params: &mut [f64], grad: &[f64]);
+    /// `params <- params + update(grad)`, the rule's state moving with it, the gradient
+    /// completed and the new parameters handed on as `step` says; returns the sum of
+    /// `step.fill`'s terms.
+    fn step(&mut self, params: &mut [f64], step: Step) -> f64;
     /// After an epoch, `seen` rows into training: the schedule's move.
     fn epoch_ends(&mut self, _seen: usize) {}
     /// Training has stalled: whether to stop (`false`: the rule changed and goes on).
@@ -95,20 +162,14 @@ impl Sgd {
 }
 
 impl StepRule for Sgd {
-    fn step(&mut self, params: &mut [f64], grad: &[f64]) {
+    fn step(&mut self, params: &mut [f64], step: Step) -> f64 {
         let (mu, eta, nesterov) = (self.momentum, self.learning_rate, self.nesterov);
-        (
-            params.par_chunks_mut(PARAMETER_CHUNK),
-            self.velocity.par_chunks_mut(PARAMETER_CHUNK),
-            grad.par_chunks(PARAMETER_CHUNK),
-        )
-            .into_par_iter()
-            .for_each(|(params, velocity, grad)| {
-                for ((p, v), g) in params.iter_mut().zip(velocity).zip(grad) {
-                    *v = mu * *v - eta * g;
-                    *p += if nesterov { mu * *v - eta * g } else { *v };
-                }
-            });
+        step.run(params, [&mut self.velocity], |params, grad, [velocity]| {
+            for ((p, v), g) in params.iter_mut().zip(velocity).zip(grad) {
+                *v = mu * *v - eta * g;
+                *p += if nesterov { mu * *v - eta * g } else { *v };
+            }
+        })
     }
     fn epoch_ends(&mut self, seen: usize) {
         if self.schedule == Schedule::Invscaling {
@@ -156,20 +217,16 @@ impl Adam {
 }
 
 impl StepRule for Adam {
-    fn step(&mut self, params: &mut [f64], grad: &[f64]) {
+    fn step(&mut self, params: &mut [f64], step: Step) -> f64 {
         self.t += 1;
         let (b1, b2) = (self.beta_1, self.beta_2);
         let t = self.t as f64;
         let eta = self.learning_rate * (1.0 - b2.powf(t)).sqrt() / (1.0 - b1.powf(t));
         let epsilon = self.epsilon;
-        (
-            params.par_chunks_mut(PARAMETER_CHUNK),
-            self.m.par_chunks_mut(PARAMETER_CHUNK),
-            self.s.par_chunks_mut(PARAMETER_CHUNK),
-            grad.par_chunks(PARAMETER_CHUNK),
-        )
-            .into_par_iter()
-            .for_each(|(params, m, s, grad)| {
+        step.run(
+            params,
+            [&mut self.m, &mut self.s],
+            |params, grad, [m, s]| {
                 with_avx(|| {
                     for (((p, m), s), g) in params.iter_mut().zip(m).zip(s).zip(grad) {
                         *m = b1 * *m + (1.0 - b1) * g;
@@ -177,7 +234,8 @@ impl StepRule for Adam {
                         *p += -eta * *m / (s.sqrt() + epsilon);
                     }
                 })
-            });
+            },
+        )
     }
 }
 
@@ -212,7 +270,7 @@ pub struct EpochData<'b, 'x> {
 }
 
 /// One epoch over `order` in batches of `batch_size` (at least 1), a step of `rule` after
-/// each; returns `sum_b |b| J_b / |order|`.
+/// each ([`Gradient::descend`]); returns `sum_b |b| J_b / |order|`.
 pub fn epoch(
     gradient: &mut Gradient,
     params: &mut [f64],
@@ -222,8 +280,8 @@ pub fn epoch(
     batch_size: usize,
     rule: &mut dyn StepRule,
 ) -> f64 {
-    let mut grad = vec![0.0; params.len()];
     let mut total = 0.0;
+    gradient.params_changed();
     for rows in order.chunks(batch_size.max(1)) {
         let batch = Batch {
             x: data.x,
@@ -231,8 +289,7 @@ pub fn epoch(
             y: data.y,
             weights: data.weights,
         };
-        total += gradient.loss_grad(params, alpha, &batch, &mut grad) * rows.len() as f64;
-        rule.step(params, &grad);
+        total += gradient.descend(params, alpha, &batch, rule) * rows.len() as f64;
     }
     total / order.len().max(1) as f64
 }
