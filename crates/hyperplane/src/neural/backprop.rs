@@ -16,7 +16,7 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis};
+use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +81,7 @@ impl Network {
         &self,
         params: &[T],
         x: &'b Features<'x>,
+        x32: Option<&RowsInF32>,
         rows: &'b [usize],
         targets: Option<Targets>,
     ) -> Pass<'b, 'x, T> {
@@ -128,7 +129,11 @@ impl Network {
             .for_each(|(start, input, mut acts, mut deltas, losses)| {
                 let range = start..start + losses.len();
                 let rows = &rows[range.clone()];
-                let gathered = input.map(|out| gather(x, rows, out));
+                let gathered = input.map(|out| match (x32, x) {
+                    (Some(x32), _) => gather(|i| x32.row(i), rows, out),
+                    (None, Features::Dense(x)) => gather(|i| x.row(i), rows, out),
+                    (None, _) => unreachable!("sparse rows are read in place"),
+                });
                 let input = match (&gathered, &borrowed) {
                     (Some(block), _) => InputRows::Dense(block.view().into()),
                     (None, Some(all)) => all.rows(range),
@@ -239,7 +244,7 @@ impl Network {
     pub fn predict_rows(&self, params: &[f64], x: &Features, rows: &[usize]) -> Array2<f64> {
         let mut out = Array2::zeros((rows.len(), self.layout.n_outputs()));
         for (k, chunk) in rows.chunks(PREDICT_CHUNK).enumerate() {
-            let mut pass = self.pass(params, x, chunk, None);
+            let mut pass = self.pass(params, x, None, chunk, None);
             let start = k * PREDICT_CHUNK;
             out.slice_mut(ndarray::s![start..start + chunk.len(), ..])
                 .assign(&pass.activations.pop().expect("at least one layer"));
@@ -256,7 +261,7 @@ impl Network {
         batch: &Batch,
         grad: &mut [T],
     ) -> f64 {
-        let (data_loss, scale) = self.data_loss_grad(params, batch, grad);
+        let (data_loss, scale) = self.data_loss_grad(params, batch, None, grad);
         let n_weights = self.layout.n_weights();
         let (alpha_t, scale_t) = (T::narrow(alpha), T::narrow(scale));
         let norms: Vec<f64> = (grad.par_chunks_mut(PARAMETER_CHUNK).enumerate())
@@ -269,12 +274,19 @@ impl Network {
     /// The data's part of the batch's loss and gradient: returns `sum_i w_i l_i` and
     /// `scale = 1 / sum_i w_i` (0 for no weight), with `grad` holding `a_{l-1}^T delta_l`
     /// for the weights (unscaled, unpenalised: [`penalize`] completes them) and the
-    /// biases' gradient in full.
-    fn data_loss_grad<T: Real>(&self, params: &[T], batch: &Batch, grad: &mut [T]) -> (f64, f64) {
+    /// biases' gradient in full. `x32`, when given, is the batch's matrix in `f32`, the
+    /// source of the rows the passes gather.
+    fn data_loss_grad<T: Real>(
+        &self,
+        params: &[T],
+        batch: &Batch,
+        x32: Option<&RowsInF32>,
+        grad: &mut [T],
+    ) -> (f64, f64) {
         let rows = batch.rows;
         let weight = |i: usize| batch.weights.map_or(1.0, |w| w[i]);
         let total: f64 = rows.iter().map(|&i| weight(i)).sum();
-        let pass = self.pass(params, batch.x, rows, Some((batch.y, batch.weights)));
+        let pass = self.pass(params, batch.x, x32, rows, Some((batch.y, batch.weights)));
         let data_loss: f64 = pass.losses.iter().sum();
         let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
         let scale_t = T::narrow(scale);
@@ -308,6 +320,8 @@ pub struct Gradient<'n> {
     wide: Vec<f64>,
     /// Whether `params` is the last step's parameters in `f32`.
     synced: bool,
+    /// A dense matrix in `f32` (see [`Gradient::keep_rows_in_f32`]).
+    rows32: Option<RowsInF32>,
 }
 
 impl<'n> Gradient<'n> {
@@ -320,6 +334,24 @@ impl<'n> Gradient<'n> {
             grad: Vec::new(),
             wide: Vec::new(),
             synced: false,
+            rows32: None,
+        }
+    }
+
+    /// With `dtype=f32` and dense `x`, keeps a copy of `x` in `f32` from which
+    /// [`Gradient::descend`] gathers the rows of batches of `x`: half the bytes a batch reads
+    /// from memory, and no conversion, for half the size of `x` held while training. Worth
+    /// it over epochs (the copy costs about one epoch's gathering); nothing otherwise.
+    pub(crate) fn keep_rows_in_f32(&mut self, x: &Features) {
+        if let (Dtype::F32, Features::Dense(a)) = (self.dtype, x) {
+            let blocks = (a.axis_chunks_iter(Axis(0), F32_BLOCK_ROWS))
+                .map(|block| block.mapv(|v| v as f32))
+                .collect();
+            self.rows32 = Some(RowsInF32 {
+                blocks,
+                of: a.as_ptr() as usize,
+                shape: (a.dim(), [a.strides()[0], a.strides()[1]]),
+            });
         }
     }
 
@@ -360,7 +392,7 @@ impl<'n> Gradient<'n> {
         self.wide.resize(params.len(), 0.0);
         let (data_loss, scale, norm) = match self.dtype {
             Dtype::F64 => {
-                let (loss, scale) = self.net.data_loss_grad(params, batch, &mut self.wide);
+                let (loss, scale) = self.net.data_loss_grad(params, batch, None, &mut self.wide);
                 let fill = |start: usize, w: &[f64], g: &mut [f64]| {
                     penalize(n_weights, start, w, g, alpha, scale)
                 };
@@ -375,7 +407,9 @@ impl<'n> Gradient<'n> {
                 if !self.synced {
                     self.narrow(params);
                 }
-                let (loss, scale) = self.net.data_loss_grad(&self.params, batch, &mut self.grad);
+                let x32 = self.rows32.as_ref().and_then(|r| r.copy_of(batch.x));
+                let (loss, scale) =
+                    (self.net).data_loss_grad(&self.params, batch, x32, &mut self.grad);
                 let (alpha_t, scale_t) = (alpha as f32, scale as f32);
                 let (grad32, params32) = (chunks(&mut self.grad), chunks(&mut self.params));
                 let fill = |start: usize, w: &[f64], g: &mut [f64]| {
@@ -415,6 +449,39 @@ impl<'n> Gradient<'n> {
         self.grad.resize(params.len(), 0.0);
         convert(params, &mut self.params, |v| v as f32);
         self.synced = false;
+    }
+}
+
+/// Rows of a block of [`RowsInF32`]: blocks under glibc's threshold for a mapping of
+/// their own (32 MiB with [`keep_freed_memory`](crate::memory::keep_freed_memory)) come
+/// from the heap, where the memory the reading of the data freed is kept.
+const F32_BLOCK_ROWS: usize = 4096;
+
+/// A copy in `f32` of a dense matrix, in blocks of [`F32_BLOCK_ROWS`] rows, with the address,
+/// shape and strides of the matrix copied.
+pub(crate) struct RowsInF32 {
+    blocks: Vec<Array2<f32>>,
+    of: usize,
+    shape: ((usize, usize), [isize; 2]),
+}
+
+impl RowsInF32 {
+    /// The copy, when it is a copy of `x`.
+    fn copy_of(&self, x: &Features) -> Option<&Self> {
+        match x {
+            Features::Dense(a)
+                if a.as_ptr() as usize == self.of
+                    && self.shape == (a.dim(), [a.strides()[0], a.strides()[1]]) =>
+            {
+                Some(self)
+            }
+            _ => None,
+        }
+    }
+
+    /// Row `i`.
+    fn row(&self, i: usize) -> ArrayView1<'_, f32> {
+        self.blocks[i / F32_BLOCK_ROWS].row(i % F32_BLOCK_ROWS)
     }
 }
 
@@ -730,6 +797,43 @@ mod tests {
             }
             assert_ne!(p_fused, params);
         }
+    }
+
+    #[test]
+    fn rows_gathered_from_the_f32_copy_give_the_same_steps() {
+        // more rows than a block of the copy, batches reaching into the second block
+        let n = F32_BLOCK_ROWS + 300;
+        let (net, params, x, y, weights) =
+            problem(9, n, 5, &[7], Activation::Relu, Output::Softmax);
+        let x = Features::from(x);
+        let other = Features::from(Array2::<f64>::zeros((n, 5)));
+        let order: Vec<usize> = (0..n).rev().step_by(7).collect();
+        let mut results = Vec::new();
+        for copy in [None, Some(&x), Some(&other)] {
+            let mut gradient = Gradient::new(&net, Dtype::F32);
+            if let Some(copied) = copy {
+                gradient.keep_rows_in_f32(copied);
+            }
+            assert_eq!(gradient.rows32.is_some(), copy.is_some());
+            let mut p = params.clone();
+            let mut rule = super::super::Adam::new(p.len(), 0.01, 0.9, 0.999, 1e-8);
+            let losses: Vec<f64> = order
+                .chunks(50)
+                .map(|rows| {
+                    let batch = Batch {
+                        x: &x,
+                        rows,
+                        y: y.view(),
+                        weights: Some(&weights),
+                    };
+                    gradient.descend(&mut p, 0.1, &batch, &mut rule)
+                })
+                .collect();
+            results.push((losses, p));
+        }
+        // the copy of `x` is used and equal; a copy of another matrix is not used
+        assert_eq!(results[0], results[1]);
+        assert_eq!(results[0], results[2]);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use std::mem::MaybeUninit;
 
-use ndarray::{ArrayView2, ArrayViewMut2, CowArray, Ix2};
+use ndarray::{ArrayView1, ArrayView2, ArrayViewMut2, CowArray, Ix2};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -274,20 +274,18 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
     }
 }
 
-/// `out = rows` of the dense `x` in the precision `T`, row by row, every element written;
-/// returns `out` as initialised values.
-pub fn gather<'o, T: Real>(
-    x: &Features,
+/// `out = rows` of a dense matrix whose row `i` is `row(i)` (in `f64`, or a copy in `f32`),
+/// in the precision `T`, row by row, every element written; returns `out` as initialised
+/// values.
+pub fn gather<'o, 'x, S: Real, T: Real>(
+    row: impl Fn(usize) -> ArrayView1<'x, S>,
     rows: &[usize],
     mut out: ArrayViewMut2<'o, MaybeUninit<T>>,
 ) -> ArrayViewMut2<'o, T> {
-    let Features::Dense(x) = x else {
-        unreachable!("sparse rows are read in place")
-    };
     assert_eq!(out.nrows(), rows.len(), "one row of `out` per index");
     for (mut to, &i) in out.rows_mut().into_iter().zip(rows) {
-        to.zip_mut_with(&x.row(i), |t, &v| {
-            t.write(T::narrow(v));
+        to.zip_mut_with(&row(i), |t, &v| {
+            t.write(T::narrow(v.wide()));
         });
     }
     // SAFETY: each row of `out` was written whole, one per index.

@@ -456,8 +456,10 @@ impl Training {
                 .early_stopping
                 .then_some(&mut validate as &mut dyn FnMut(&[f64]) -> f64),
         };
+        let mut gradient = Gradient::new(net, self.dtype);
+        gradient.keep_rows_in_f32(x);
         let trained = train(
-            &mut Gradient::new(net, self.dtype),
+            &mut gradient,
             &mut params,
             self.alpha,
             &data,
