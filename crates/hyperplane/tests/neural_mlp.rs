@@ -236,3 +236,30 @@ fn partial_fit_epochs_equal_a_fit() {
     assert_eq!(state.model().loss_curve.len(), 2);
     assert!(state.model().loss_curve[1] < state.model().loss_curve[0]);
 }
+
+/// With `dtype=f32` a value beyond single precision's range is refused by name and place
+/// (dense and sparse, by fit and by `partial_fit`); `f64` trains on it.
+#[test]
+fn values_beyond_single_precision_are_refused_in_f32() {
+    use hyperplane::neural::Mlp;
+    use hyperplane::{CsrMatrix, Features, Fit, Label};
+    let mut x = Array2::<f64>::from_shape_fn((6, 3), |(i, j)| (i + j) as f64);
+    x[[4, 1]] = -1e300;
+    let labels: Vec<Label> = (0..6).map(|i| Label::Int(i % 2)).collect();
+    for features in [
+        Features::from(x.clone()),
+        Features::from(CsrMatrix::from_dense(x.view())),
+    ] {
+        let data = Dataset::new(features, &labels).unwrap();
+        let mut p = Mlp::default();
+        p.training.max_iter = 2;
+        p.training.dtype = hyperplane::neural::Dtype::F32;
+        let e = p.fit(&data).unwrap_err().to_string();
+        assert!(e.contains("dtype") && e.contains("row 5 column 2"), "{e}");
+        let mut state = p.start(data.classes().to_vec(), 3).unwrap();
+        let e = state.partial_fit(&data).unwrap_err().to_string();
+        assert!(e.contains("row 5 column 2"), "{e}");
+        p.training.dtype = hyperplane::neural::Dtype::F64;
+        assert!(p.fit(&data).is_ok());
+    }
+}

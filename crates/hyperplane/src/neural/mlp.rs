@@ -29,7 +29,7 @@ use super::layers::Layout;
 use super::precision::Dtype;
 use super::stochastic::{epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Watch};
 use crate::data::split::train_test_split;
-use crate::data::{Dataset, Features, Label};
+use crate::data::{Dataset, Features, Label, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Fit, Regressor};
 use crate::linear::{class_index, row_weights, streaming_classes, ClassWeight};
@@ -359,6 +359,39 @@ fn class_of_outputs(out: &[f64]) -> usize {
 }
 
 impl Training {
+    /// With `dtype=f32`, an error naming the first value of `x` (by row and column) beyond
+    /// single precision's range, which would train on infinities.
+    fn check_range(&self, x: &Features) -> Result<()> {
+        if self.dtype != Dtype::F32 {
+            return Ok(());
+        }
+        let mut found = None;
+        crate::with_rows!(x, |m| {
+            for i in 0..m.n_rows() {
+                m.for_each_in_row(i, |j, v| {
+                    if found.is_none() && v.is_finite() && (v as f32).is_infinite() {
+                        found = Some((i, j, v));
+                    }
+                });
+                if found.is_some() {
+                    break;
+                }
+            }
+        });
+        match found {
+            None => Ok(()),
+            Some((i, j, v)) => Err(Error::param(
+                "dtype",
+                "f32",
+                format!(
+                    "row {} column {} holds {v:e}, beyond single precision's range (about 3.4e38); use dtype=f64 or scale the features",
+                    i + 1,
+                    j + 1
+                ),
+            )),
+        }
+    }
+
     /// Trains a network of these settings with `output` units on `x`, `y` (one column per
     /// output unit), sample weights `weights` (`None`: 1).
     fn fit_network(
@@ -369,6 +402,7 @@ impl Training {
         output: Output,
         score: Score,
     ) -> Result<MlpModel> {
+        self.check_range(x)?;
         let (network, mut rng, mut params) = self.initial(x.n_cols(), y.ncols(), output)?;
         let n = x.n_rows();
         let all: Vec<usize> = (0..n).collect();
@@ -705,6 +739,7 @@ impl MlpState {
                 found: x.n_cols(),
             });
         }
+        self.training.check_range(x)?;
         let n = x.n_rows();
         let mut order: Vec<usize> = (0..n).collect();
         let mut rng = self.rng.clone();
