@@ -56,7 +56,7 @@ impl EventModel {
             }
         }
         // non-short-circuit `|` and `&`: the test is branch-free, so the scan vectorizes
-        match first_stored(x, move |v| !v.is_finite() | (counts & (v < 0.0))) {
+        match x.first_stored(move |v| !v.is_finite() | (counts & (v < 0.0))) {
             Some((row, feature, value)) if !value.is_finite() => Err(Error::NonFinite {
                 what: what.to_string(),
                 row,
@@ -73,41 +73,6 @@ impl EventModel {
             None => Ok(()),
         }
     }
-}
-
-/// The first stored value with `bad(v)`, as `(row, feature, value)`: a scan of the raw
-/// value array (no per-row dispatch).
-fn first_stored(x: &Features, bad: impl Fn(f64) -> bool + Copy) -> Option<(usize, usize, f64)> {
-    match x {
-        Features::Dense(a) => match a.as_slice() {
-            Some(v) => first_bad(v, bad).map(|p| (p / a.ncols(), p % a.ncols(), v[p])),
-            None => a
-                .indexed_iter()
-                .find(|(_, v)| bad(**v))
-                .map(|((i, j), v)| (i, j, *v)),
-        },
-        Features::Sparse(s) => first_bad(s.data(), bad).map(|p| {
-            let row = s.indptr().partition_point(|&q| q <= p) - 1;
-            (row, s.indices()[p] as usize, s.data()[p])
-        }),
-        Features::SparseView(s) => s.find_stored(bad),
-    }
-}
-
-/// Position of the first `v` with `bad(v)`: chunks are tested without early exit (a
-/// branch-free reduction the compiler vectorizes), and only a failing chunk is searched.
-fn first_bad(values: &[f64], bad: impl Fn(f64) -> bool + Copy) -> Option<usize> {
-    const CHUNK: usize = 512;
-    values
-        .chunks(CHUNK)
-        .position(|c| c.iter().fold(false, |any, &v| any | bad(v)))
-        .and_then(|k| {
-            let start = k * CHUNK;
-            values[start..]
-                .iter()
-                .position(|&v| bad(v))
-                .map(|p| start + p)
-        })
 }
 
 /// `sums[j] += w_i map(x_ij)` over the entries of `rows`, in row order (any storage).
@@ -457,17 +422,6 @@ mod tests {
             assert_eq!(a, b);
             assert!(a.feature_count.iter().flatten().any(|v| v.fract() != 0.0));
         }
-    }
-
-    #[test]
-    fn first_bad_finds_the_first_in_any_chunk() {
-        let mut v = vec![1.0; 2000];
-        assert_eq!(first_bad(&v, |x| x < 0.0), None);
-        v[1500] = -1.0;
-        v[1700] = -2.0;
-        assert_eq!(first_bad(&v, |x| x < 0.0), Some(1500));
-        v[3] = f64::NAN;
-        assert_eq!(first_bad(&v, |x| !x.is_finite()), Some(3));
     }
 
     #[test]

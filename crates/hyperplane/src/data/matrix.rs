@@ -744,6 +744,28 @@ impl<'a> Features<'a> {
         }
     }
 
+    /// The first stored value with `bad(v)`, as `(row, feature, value)`: a scan of the raw
+    /// value array (no per-row dispatch).
+    pub(crate) fn first_stored(
+        &self,
+        bad: impl Fn(f64) -> bool + Copy,
+    ) -> Option<(usize, usize, f64)> {
+        match self {
+            Features::Dense(a) => match a.as_slice() {
+                Some(v) => first_bad(v, bad).map(|p| (p / a.ncols(), p % a.ncols(), v[p])),
+                None => a
+                    .indexed_iter()
+                    .find(|(_, v)| bad(**v))
+                    .map(|((i, j), v)| (i, j, *v)),
+            },
+            Features::Sparse(s) => first_bad(s.data(), bad).map(|p| {
+                let row = s.indptr().partition_point(|&q| q <= p) - 1;
+                (row, s.indices()[p] as usize, s.data()[p])
+            }),
+            Features::SparseView(s) => s.find_stored(bad),
+        }
+    }
+
     /// Rejects NaN and infinite values, naming `what`, the row and the feature.
     pub fn check_finite(&self, what: &str) -> Result<()> {
         // The common case first: all values finite, by a branch-free scan in parallel.
@@ -859,8 +881,35 @@ impl From<CsrMatrix> for Features<'_> {
     }
 }
 
+/// Position of the first `v` with `bad(v)`: chunks are tested without early exit (a
+/// branch-free reduction the compiler vectorizes), and only a failing chunk is searched.
+fn first_bad(values: &[f64], bad: impl Fn(f64) -> bool + Copy) -> Option<usize> {
+    const CHUNK: usize = 512;
+    values
+        .chunks(CHUNK)
+        .position(|c| c.iter().fold(false, |any, &v| any | bad(v)))
+        .and_then(|k| {
+            let start = k * CHUNK;
+            values[start..]
+                .iter()
+                .position(|&v| bad(v))
+                .map(|p| start + p)
+        })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn first_bad_finds_the_first_in_any_chunk() {
+        let mut v = vec![1.0; 2000];
+        assert_eq!(first_bad(&v, |x| x < 0.0), None);
+        v[1500] = -1.0;
+        v[1700] = -2.0;
+        assert_eq!(first_bad(&v, |x| x < 0.0), Some(1500));
+        v[3] = f64::NAN;
+        assert_eq!(first_bad(&v, |x| !x.is_finite()), Some(3));
+    }
+
     use super::*;
     use ndarray::array;
 

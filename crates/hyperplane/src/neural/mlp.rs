@@ -29,7 +29,7 @@ use super::layers::Layout;
 use super::precision::Dtype;
 use super::stochastic::{epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Watch};
 use crate::data::split::train_test_split;
-use crate::data::{Dataset, Features, Label, RowAccess};
+use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
 use crate::estimator::{Classifier, Fit, Regressor};
 use crate::linear::{class_index, row_weights, streaming_classes, ClassWeight};
@@ -365,19 +365,7 @@ impl Training {
         if self.dtype != Dtype::F32 {
             return Ok(());
         }
-        let mut found = None;
-        crate::with_rows!(x, |m| {
-            for i in 0..m.n_rows() {
-                m.for_each_in_row(i, |j, v| {
-                    if found.is_none() && v.is_finite() && (v as f32).is_infinite() {
-                        found = Some((i, j, v));
-                    }
-                });
-                if found.is_some() {
-                    break;
-                }
-            }
-        });
+        let found = x.first_stored(|v| v.is_finite() && (v as f32).is_infinite());
         match found {
             None => Ok(()),
             Some((i, j, v)) => Err(Error::param(
