@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::activation::{Activation, Output};
 use super::layers::{gather, mat_mul, product, row_blocks, InputRows, Layout};
 use super::precision::{Dtype, Real};
-use super::stochastic::{Step, StepRule};
+use super::stochastic::{with_avx, Step, StepRule};
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
 
@@ -394,7 +394,7 @@ impl<'n> Gradient<'n> {
             Dtype::F64 => {
                 let (loss, scale) = self.net.data_loss_grad(params, batch, None, &mut self.wide);
                 let fill = |start: usize, w: &[f64], g: &mut [f64]| {
-                    penalize(n_weights, start, w, g, alpha, scale)
+                    with_avx(|| penalize(n_weights, start, w, g, alpha, scale))
                 };
                 let step = Step {
                     grad: &mut self.wide,
@@ -414,15 +414,20 @@ impl<'n> Gradient<'n> {
                 let (grad32, params32) = (chunks(&mut self.grad), chunks(&mut self.params));
                 let fill = |start: usize, w: &[f64], g: &mut [f64]| {
                     let mut g32 = lock(&grad32, start);
-                    let norm = penalize(n_weights, start, w, &mut g32, alpha_t, scale_t);
-                    g.iter_mut()
-                        .zip(g32.iter())
-                        .for_each(|(g, &v)| *g = f64::from(v));
-                    norm
+                    with_avx(
+                        #[inline(always)]
+                        || {
+                            let norm = penalize(n_weights, start, w, &mut g32, alpha_t, scale_t);
+                            g.iter_mut()
+                                .zip(g32.iter())
+                                .for_each(|(g, &v)| *g = f64::from(v));
+                            norm
+                        },
+                    )
                 };
                 let after = |start: usize, p: &[f64]| {
                     let mut p32 = lock(&params32, start);
-                    p32.iter_mut().zip(p).for_each(|(to, &v)| *to = v as f32);
+                    with_avx(|| p32.iter_mut().zip(p).for_each(|(to, &v)| *to = v as f32));
                 };
                 let step = Step {
                     grad: &mut self.wide,
@@ -508,7 +513,9 @@ fn convert<A: Copy + Sync, B: Send>(from: &[A], to: &mut [B], f: impl Fn(A) -> B
 /// `g <- (alpha w + g) scale` for the weights among the parameters from `start` (the first
 /// `n_weights` of the flat vector; the biases' gradient is complete already), with `w` in
 /// the precision `T` of `g`; returns `sum w^2` of those weights in `f64`, summed in eight
-/// lanes (a chain of dependent additions would take a cycle latency per weight).
+/// lanes (a chain of dependent additions would take a cycle latency per weight). Inlined,
+/// so that it runs in the registers of its caller's [`with_avx`].
+#[inline(always)]
 fn penalize<W: Real, T: Real>(
     n_weights: usize,
     start: usize,

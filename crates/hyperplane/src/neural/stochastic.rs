@@ -240,11 +240,12 @@ impl StepRule for Adam {
 }
 
 /// `f()` compiled for AVX's four-lane registers when the processor has them (Adam's
-/// square root and division per parameter take half the time), else for the baseline.
+/// square root and division per parameter take half the time; the conversions and the
+/// penalty around a step, [`Step`], a third less), else for the baseline.
 /// Each lane rounds as a scalar operation does, and no multiply-add is fused, so the
 /// results are the same bits.
 #[inline(always)]
-fn with_avx<R>(f: impl FnOnce() -> R) -> R {
+pub(super) fn with_avx<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx") {
         #[target_feature(enable = "avx")]
