@@ -275,21 +275,51 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
 }
 
 /// `out = rows` of a dense matrix whose row `i` is `row(i)` (in `f64`, or a copy in `f32`),
-/// in the precision `T`, row by row, every element written; returns `out` as initialised
-/// values.
+/// in the precision `T`, row by row, every element written, each row asked of the memory
+/// [`FETCH_AHEAD`] rows before its copy; returns `out` as initialised values.
 pub fn gather<'o, 'x, S: Real, T: Real>(
     row: impl Fn(usize) -> ArrayView1<'x, S>,
     rows: &[usize],
     mut out: ArrayViewMut2<'o, MaybeUninit<T>>,
 ) -> ArrayViewMut2<'o, T> {
     assert_eq!(out.nrows(), rows.len(), "one row of `out` per index");
-    for (mut to, &i) in out.rows_mut().into_iter().zip(rows) {
+    for &i in rows.iter().take(FETCH_AHEAD) {
+        fetch(row(i));
+    }
+    for (k, (mut to, &i)) in out.rows_mut().into_iter().zip(rows).enumerate() {
+        if let Some(&ahead) = rows.get(k + FETCH_AHEAD) {
+            fetch(row(ahead));
+        }
         to.zip_mut_with(&row(i), |t, &v| {
             t.write(T::narrow(v.wide()));
         });
     }
     // SAFETY: each row of `out` was written whole, one per index.
     unsafe { out.assume_init() }
+}
+
+/// How many rows ahead of its copy [`gather`] asks the memory for a row. The rows come in
+/// a random order, which the processor's own prefetching cannot foresee: without this each
+/// row's cache lines arrive one memory latency after the copy asks for them (a tenth of a
+/// one-thread Fashion-MNIST epoch in `f32`; half that with 16 rows ahead, whose 50 KiB sit in
+/// the second-level cache).
+const FETCH_AHEAD: usize = 16;
+
+/// Asks the memory for the cache lines of `row` into the second-level cache (a prefetch:
+/// it reads nothing and cannot fault); nothing on other processors or for a strided row.
+#[inline(always)]
+fn fetch<S>(row: ArrayView1<S>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(values) = row.as_slice() {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+        let start = values.as_ptr().cast::<i8>();
+        for offset in (0..std::mem::size_of_val(values)).step_by(64) {
+            // SAFETY: the address is inside `values`; a prefetch reads nothing
+            unsafe { _mm_prefetch::<_MM_HINT_T1>(start.add(offset)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = row;
 }
 
 #[cfg(test)]
