@@ -96,7 +96,8 @@ impl Lanes for f64 {
 
 /// `c = a b + beta c` with `beta = 1` when `accumulate`, else `0` (`c`'s values unread);
 /// `false`, with `c` untouched, when the processor lacks AVX2 or FMA, when `b`'s or `c`'s
-/// rows are not contiguous, or when a stride is negative.
+/// rows are not contiguous, when a stride is negative, or when `k` needs more than 32 bits
+/// (the steps of a tile are listed as `u32`).
 pub fn product<T: Lanes>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
@@ -113,6 +114,7 @@ pub fn product<T: Lanes>(
     let strides = [a.strides(), b.strides(), c.strides()];
     if strides.iter().flat_map(|s| s.iter()).any(|&s| s < 0)
         || (n > 1 && (c.strides()[1] != 1 || (k > 0 && b.strides()[1] != 1)))
+        || u32::try_from(k).is_err()
         || !has_fma()
     {
         return false;
@@ -353,7 +355,7 @@ mod simd {
             } else {
                 let to = strip.as_mut_ptr();
                 // written in place of `push`, one step at a time, taken or not (no branch)
-                let listed = steps.as_mut_ptr();
+                let out = steps.as_mut_ptr();
                 let mut count = 0;
                 for kk in 0..k {
                     let from = a.add(kk * layout.csa);
@@ -368,7 +370,7 @@ mod simd {
                     to.add(kk * TILE_ROWS)
                         .cast::<[V::E; TILE_ROWS]>()
                         .write_unaligned(row);
-                    *listed.add(count) = kk as u32;
+                    *out.add(count) = kk as u32;
                     count += usize::from(!V::all_zero(&row));
                 }
                 // SAFETY: the first `count <= k` steps were written, within the capacity

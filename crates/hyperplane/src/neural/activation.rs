@@ -69,9 +69,9 @@ impl Activation {
             Activation::Tanh => pairs.for_each(|d, &a| *d *= one - a * a),
             // a select rather than a store under a branch: vectorised, and no
             // mispredictions on the half of the units a batch leaves off
-            Activation::Relu => pairs.for_each(|d, &a| {
-                *d = if a <= T::zero() { T::zero() } else { *d }
-            }),
+            Activation::Relu => {
+                pairs.for_each(|d, &a| *d = if a <= T::zero() { T::zero() } else { *d })
+            }
         }
     }
 }
