@@ -276,7 +276,7 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
 
 /// `out = rows` of a dense matrix whose row `i` is `row(i)` (in `f64`, or a copy in `f32`),
 /// in the precision `T`, row by row, every element written, each row asked of the memory
-/// [`FETCH_AHEAD`] rows before its copy; returns `out` as initialised values.
+/// `FETCH_AHEAD` (16) rows before its copy; returns `out` as initialised values.
 pub fn gather<'o, 'x, S: Real, T: Real>(
     row: impl Fn(usize) -> ArrayView1<'x, S>,
     rows: &[usize],
