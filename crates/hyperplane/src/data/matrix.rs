@@ -777,15 +777,7 @@ impl<'a> Features<'a> {
         if values.is_some_and(all_finite) {
             return Ok(());
         }
-        let bad = match self {
-            Features::Dense(a) => a
-                .indexed_iter()
-                .find(|(_, v)| !v.is_finite())
-                .map(|((i, j), v)| (i, j, *v)),
-            Features::Sparse(s) => sparse_kernels::find_stored(s, |v| !v.is_finite()),
-            Features::SparseView(s) => s.find_stored(|v| !v.is_finite()),
-        };
-        match bad {
+        match self.first_stored(|v| !v.is_finite()) {
             Some((row, feature, value)) => Err(Error::NonFinite {
                 what: what.to_string(),
                 row,
@@ -911,7 +903,29 @@ mod tests {
     }
 
     use super::*;
-    use ndarray::array;
+    use ndarray::{array, ShapeBuilder};
+
+    #[test]
+    fn a_non_finite_value_is_named_by_row_and_feature_in_every_layout() {
+        let mut d = array![[1.0, 0.0, 2.0], [0.0, 0.0, 0.0], [0.0, -3.0, 4.0]];
+        assert!(Features::from(d.clone()).check_finite("X").is_ok());
+        d[[2, 1]] = f64::NAN;
+        d[[2, 2]] = f64::INFINITY;
+        let mut fortran = Array2::zeros((3, 3).f());
+        fortran.assign(&d);
+        let csr = Features::Sparse(CsrMatrix::from_dense(d.view()));
+        for x in [Features::from(d.clone()), Features::from(fortran), csr] {
+            match x.check_finite("X") {
+                Err(Error::NonFinite {
+                    row: 2,
+                    feature: 1,
+                    value,
+                    ..
+                }) if value.is_nan() => {}
+                other => panic!("expected row 2 feature 1 NaN, got {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn dense_and_sparse_rows_agree() {
