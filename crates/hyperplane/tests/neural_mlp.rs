@@ -263,3 +263,38 @@ fn values_beyond_single_precision_are_refused_in_f32() {
         assert!(p.fit(&data).is_ok());
     }
 }
+
+#[test]
+fn a_step_too_large_is_reported_as_divergence_not_saved() {
+    use hyperplane::neural::{Dtype, Mlp};
+    use hyperplane::{CsrMatrix, Features, Fit, Label};
+    // mostly zeros (the products skip their steps) and large values
+    let x = Array2::<f64>::from_shape_fn((40, 8), |(i, j)| {
+        if (i + 2 * j) % 3 == 0 {
+            1e4 * ((i * 7 + j) % 5) as f64
+        } else {
+            0.0
+        }
+    });
+    let labels: Vec<Label> = (0..40).map(|i| Label::Int(i % 3)).collect();
+    for features in [
+        Features::from(x.clone()),
+        Features::from(CsrMatrix::from_dense(x.view())),
+    ] {
+        let data = Dataset::new(features, &labels).unwrap();
+        for dtype in [Dtype::F64, Dtype::F32] {
+            let mut p = Mlp::default();
+            for (name, value) in [
+                ("solver", "sgd"),
+                ("learning_rate_init", "1e30"),
+                ("momentum", "0.9"),
+                ("max_iter", "200"),
+            ] {
+                p.set_param(name, value).unwrap();
+            }
+            p.training.dtype = dtype;
+            let e = p.fit(&data).unwrap_err().to_string();
+            assert!(e.contains("training diverged"), "{dtype:?}: {e}");
+        }
+    }
+}
