@@ -266,8 +266,7 @@ fn values_beyond_single_precision_are_refused_in_f32() {
 
 #[test]
 fn a_step_too_large_is_reported_as_divergence_not_saved() {
-    use hyperplane::neural::{Dtype, Mlp};
-    use hyperplane::{CsrMatrix, Features, Fit, Label};
+    use hyperplane::{CsrMatrix, Features, Label};
     // mostly zeros (the products skip their steps) and large values
     let x = Array2::<f64>::from_shape_fn((40, 8), |(i, j)| {
         if (i + 2 * j) % 3 == 0 {
@@ -282,19 +281,19 @@ fn a_step_too_large_is_reported_as_divergence_not_saved() {
         Features::from(CsrMatrix::from_dense(x.view())),
     ] {
         let data = Dataset::new(features, &labels).unwrap();
-        for dtype in [Dtype::F64, Dtype::F32] {
-            let mut p = Mlp::default();
-            for (name, value) in [
+        for dtype in ["f64", "f32"] {
+            let settings = [
                 ("solver", "sgd"),
                 ("learning_rate_init", "1e30"),
                 ("momentum", "0.9"),
                 ("max_iter", "200"),
-            ] {
-                p.set_param(name, value).unwrap();
-            }
-            p.training.dtype = dtype;
-            let e = p.fit(&data).unwrap_err().to_string();
-            assert!(e.contains("training diverged"), "{dtype:?}: {e}");
+                ("dtype", dtype),
+            ];
+            let e = learner("mlp", &settings)
+                .fit(&data)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("training diverged"), "{dtype}: {e}");
         }
     }
 }
