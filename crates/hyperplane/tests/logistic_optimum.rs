@@ -71,8 +71,12 @@ fn every_solver_reaches_the_optimum_in_w_and_b() {
             .fit(&data)
             .unwrap()
     };
-    // at tol 1e-10 (the intercept's Hessian entry is about 0.05 against 1 for the
-    // weights): Cholesky 15 iterations, TRON 32, newton-ls 30, L-BFGS about 600
+    // at tol 1e-11 (the intercept's Hessian entry is about 0.05 against 1 for the
+    // weights): Cholesky 16 iterations, TRON 32, newton-ls 39, L-BFGS about 530.
+    // The second-order solvers stop on the gradient and land within 1e-8. L-BFGS stops
+    // earlier, on scikit-learn's relative decrease of 64 eps: an objective gap of about
+    // 3e-13 along the flat intercept direction leaves |b - b*| ~ sqrt(2 gap / h_bb), a
+    // few 1e-6 (the bound 5e-6 is that, not a tolerance of the solver's accuracy).
     for solver in [
         Solver::Auto,
         Solver::NewtonCholesky,
@@ -80,11 +84,15 @@ fn every_solver_reaches_the_optimum_in_w_and_b() {
         Solver::NewtonLs,
         Solver::Lbfgs,
     ] {
-        let model = fit(solver, 1e-10, 10_000);
+        let model = fit(solver, 1e-11, 10_000);
         let c = model.convergence();
         assert!(c.converged(), "{solver:?}: {c:?}");
         let (w, b) = errors(&model, &f);
-        assert!(w < 1e-6 && b < 1e-6, "{solver:?}: w {w:e}, b {b:e}, {c:?}");
+        let bound = if solver == Solver::Lbfgs { 5e-6 } else { 1e-7 };
+        assert!(
+            w < bound && b < bound,
+            "{solver:?}: w {w:e}, b {b:e}, {c:?}"
+        );
     }
     // the exact Newton step reaches rounding: a few iterations more for 1e-12
     let tight = fit(Solver::NewtonCholesky, 1e-12, 100);

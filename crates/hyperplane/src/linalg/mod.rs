@@ -45,7 +45,7 @@ pub use cod::min_norm_lstsq;
 pub use gram::add_weighted_gram;
 pub use lsqr::{lsqr, LinearOperator};
 pub(crate) use matrix::scale;
-pub use matrix::Matrix;
+pub use matrix::{axpy, dot, Matrix};
 pub use qr::{tall_r, Qr, RowQr};
 pub use svd::Svd;
 pub use triangular::{solve_upper, solve_upper_transposed};

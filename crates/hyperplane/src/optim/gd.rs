@@ -41,7 +41,7 @@ pub(super) fn gradient_descent<E: Differentiable>(
         let mut accepted = false;
         for _ in 0..if line_search { MAX_HALVINGS } else { 1 } {
             trial.copy_from_slice(&w);
-            axpy(-eta, &g, &mut trial);
+            axpy(&mut trial, -eta, &g);
             let f_trial = eval.value_grad(&trial, &mut g_trial, false);
             if !line_search {
                 if !f_trial.is_finite() || f_trial - f > 1e-12 * f.abs().max(1.0) {

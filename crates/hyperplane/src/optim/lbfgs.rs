@@ -93,7 +93,7 @@ fn direction(pairs: &VecDeque<(Vec<f64>, Vec<f64>, f64)>, g: &[f64], d: &mut [f6
     let mut alpha = [0.0; MEMORY];
     for (k, (s, y, rho)) in pairs.iter().enumerate().rev() {
         alpha[k] = rho * dot(s, d);
-        axpy(-alpha[k], y, d);
+        axpy(d, -alpha[k], y);
     }
     if let Some((s, y, _)) = pairs.back() {
         let gamma = dot(s, y) / dot(y, y);
@@ -101,7 +101,7 @@ fn direction(pairs: &VecDeque<(Vec<f64>, Vec<f64>, f64)>, g: &[f64], d: &mut [f6
     }
     for (k, (s, y, rho)) in pairs.iter().enumerate() {
         let beta = rho * dot(y, d);
-        axpy(alpha[k] - beta, s, d);
+        axpy(d, alpha[k] - beta, s);
     }
 }
 

@@ -139,9 +139,11 @@ mod newton;
 pub(crate) mod objective;
 mod penalty;
 
+use crate::linalg::axpy;
+pub use crate::linalg::dot;
 pub use function::{Differentiable, Function};
 use newton::NewtonStep;
-pub use objective::{dot, norm2, norm_inf, Evaluator, Objective};
+pub use objective::{norm2, norm_inf, Evaluator, Objective};
 pub use penalty::{Penalty, PenaltyLine};
 
 /// The optimisers of a smooth objective.
@@ -371,13 +373,6 @@ fn budget_spent(s: &Settings, f: f64, g: &[f64]) -> Convergence {
         iterations: s.max_iter,
     };
     stopped(s.max_iter, s, f, g, why)
-}
-
-/// `y += a x`.
-fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
-    for (yi, xi) in y.iter_mut().zip(x) {
-        *yi += a * xi;
-    }
 }
 
 #[cfg(test)]

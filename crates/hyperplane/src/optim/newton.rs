@@ -100,7 +100,7 @@ pub(super) fn tron<E: Differentiable>(
         cg.solve(eval, &g, &m, CgRule::TrustRegion { delta });
         let step = &cg.s;
         w_new.copy_from_slice(&w);
-        axpy(1.0, step, &mut w_new);
+        axpy(&mut w_new, 1.0, step);
         let gs = dot(&g, step);
         let prered = -0.5 * (gs - dot(step, &cg.r));
         let f_new = eval.value_grad(&w_new, &mut g_new, true);
@@ -188,7 +188,7 @@ pub(super) fn line_search_newton<E: Differentiable>(
         let mut a = 1.0;
         for _ in 0..MAX_HALVINGS {
             w_new.copy_from_slice(&w);
-            axpy(a, &cg.s, &mut w_new);
+            axpy(&mut w_new, a, &cg.s);
             let f_new = eval.value_grad(&w_new, &mut g_new, true);
             let judged_by_gradient = unmeasurable && f_new.is_finite() && norm2(&g_new) < g_norm;
             if (gs < 0.0 && f_new - f <= ARMIJO * a * gs) || judged_by_gradient {
@@ -353,8 +353,8 @@ impl Cg {
                         } else {
                             (rad - sd) / dd
                         };
-                        axpy(tau, d, s);
-                        axpy(-tau, hd, r);
+                        axpy(s, tau, d);
+                        axpy(r, -tau, hd);
                         return;
                     }
                 }
@@ -362,8 +362,8 @@ impl Cg {
                 CgRule::Quadratic if dhd <= 0.0 || dhd.is_nan() => return,
                 CgRule::Quadratic => {}
             }
-            axpy(alpha, d, s);
-            axpy(-alpha, hd, r);
+            axpy(s, alpha, d);
+            axpy(r, -alpha, hd);
             if let CgRule::Quadratic = rule {
                 // r = -g - H s, so g.s + 1/2 s.H s = -1/2 (s.r - s.g)
                 let q_new = -0.5 * (dot(s, r) - dot(s, g));

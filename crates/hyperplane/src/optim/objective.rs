@@ -26,8 +26,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::axpy;
 use super::penalty::{Penalty, PenaltyLine};
+use super::{axpy, dot};
 use crate::linalg::Matrix;
 
 /// A data term that can be evaluated on any batch of rows.
@@ -304,12 +304,12 @@ impl<'a, O: Objective> Evaluator<'a, O> {
         self.line.active = false;
         let line = &self.line;
         w_out.copy_from_slice(&line.w);
-        axpy(a, &line.d, w_out);
+        axpy(w_out, a, &line.d);
         let point = &mut self.point;
         point.w.clear();
         point.w.extend_from_slice(w_out);
         std::mem::swap(&mut point.z, &mut self.line.z);
-        axpy(a, &self.line.q, &mut point.z);
+        axpy(&mut point.z, a, &self.line.q);
         point.valid = true;
         match self.line.trial {
             Some((trial, data)) if trial == a => {
@@ -586,11 +586,6 @@ pub fn norm2(g: &[f64]) -> f64 {
     dot(g, g).sqrt()
 }
 
-/// `sum_j a_j b_j`.
-pub fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
 /// `max_j |g_j|`.
 pub fn norm_inf(g: &[f64]) -> f64 {
     g.iter().fold(0.0, |m, v| m.max(v.abs()))
@@ -725,7 +720,7 @@ pub(crate) mod tests {
         assert_eq!(accepted[0], accepted[1]);
         let (f, moved, g_moved) = &accepted[0];
         let mut point = w.to_vec();
-        axpy(0.7, d, &mut point);
+        axpy(&mut point, 0.7, d);
         assert_eq!(*moved, point);
         let mut g = vec![0.0; w.len()];
         assert!(close(
@@ -742,7 +737,7 @@ pub(crate) mod tests {
         for a in [0.0, 0.5, -1.0, 3.0] {
             let (f, slope) = e.line(a);
             let mut point = w.to_vec();
-            axpy(a, d, &mut point);
+            axpy(&mut point, a, d);
             let f_full = e.value_grad(&point, &mut g, false);
             assert!(close(f, f_full), "f at a = {a}: {f} vs {f_full}");
             assert!(close(slope, dot(&g, d)), "slope at a = {a}");
