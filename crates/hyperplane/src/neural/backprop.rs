@@ -13,15 +13,23 @@
 //! This is scikit-learn's MLP objective (`_backprop`): the L2 penalty on the weights, not
 //! the biases, scaled by the total sample weight of the batch, so that a batch's gradient
 //! is an average and the rows of a batch can be split, summed and divided at the end.
+//!
+//! A batch's rows are split into groups fixed by its size (`group_rows`: up to 8 groups of
+//! at least 64 rows), one parallel task each: a group's rows go through the forward and
+//! backward passes in parts of at most 128 rows and add up to the group's
+//! `sum_i w_i dl_i/dparams`; the groups' gradients are then added in group order
+//! (`complete`), so the bits do not depend on the number of threads.
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
+use std::mem::MaybeUninit;
+
+use ndarray::{s, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::activation::{Activation, Output};
-use super::layers::{gather, mat_mul, product, row_blocks, InputRows, Layout};
+use super::layers::{gather, mat_mul, row_blocks, InputRows, Layout, TILE_ROWS};
 use super::precision::{Dtype, Real};
 use super::stochastic::{with_avx, Step, StepRule};
 use super::PARAMETER_CHUNK;
@@ -58,103 +66,109 @@ const PREDICT_CHUNK: usize = 256;
 /// A batch's targets (one row per row of the data) and sample weights (`None`: 1).
 type Targets<'a> = (ArrayView2<'a, f64>, Option<&'a [f64]>);
 
-/// A pass over a batch's rows: its input rows, every layer's activations and, with
-/// targets, its deltas and each row's weighted loss.
-struct Pass<'b, 'x, T> {
-    /// The batch's rows as the first layer reads them.
-    input: InputRows<'b, 'x, T>,
-    /// `a_1, ..., a_L`, one row per batch row.
-    activations: Vec<Array2<T>>,
-    /// `delta_1, ..., delta_L` (none without targets).
-    deltas: Vec<Array2<T>>,
-    /// `w_i l_i` of each row (0 without targets, or for weight 0).
-    losses: Vec<f64>,
+/// The most groups of rows a batch's gradient is summed over: its parallel tasks, and one
+/// gradient vector of memory each.
+const GRADIENT_GROUPS: usize = 8;
+
+/// The fewest rows of a group: below this a group's passes cost less than starting a
+/// parallel task.
+const MIN_GROUP_ROWS: usize = 64;
+
+/// The most rows of a part of a group, passed at once: a part's activations and deltas
+/// stay in the second-level cache.
+const PART_ROWS: usize = 128;
+
+/// Rows per group of a batch of `n` rows (module doc): a power of two of groups, at most
+/// [`GRADIENT_GROUPS`], of at least [`MIN_GROUP_ROWS`] rows each, a multiple of the
+/// product's tile. Fixed by `n` alone, so the gradient's sums are the same on any number
+/// of threads.
+fn group_rows(n: usize) -> usize {
+    let most = (n / MIN_GROUP_ROWS).clamp(1, GRADIENT_GROUPS);
+    let groups = 1 << most.ilog2();
+    n.div_ceil(groups).next_multiple_of(TILE_ROWS).max(1)
+}
+
+/// The rows of `x` a block's first layer reads: in place when they are consecutive rows of
+/// a dense matrix in the precision `T`, or rows of a sparse matrix; else gathered into
+/// `buffer` (from the `f32` copy `x32` when given), which grows to the block's size.
+fn block_input<'b, 'x, T: Real>(
+    x: &'b Features<'x>,
+    x32: Option<&'b RowsInF32>,
+    rows: &'b [usize],
+    buffer: &'b mut Array2<MaybeUninit<T>>,
+) -> InputRows<'b, 'x, T> {
+    if let Some(input) = InputRows::borrowed(x, rows) {
+        return input;
+    }
+    let m = rows.len();
+    if buffer.nrows() < m || buffer.ncols() != x.n_cols() {
+        *buffer = Array2::uninit((m, x.n_cols()));
+    }
+    let out = buffer.slice_mut(s![..m, ..]);
+    match (x32, x) {
+        (Some(x32), _) => gather(|i| x32.row(i), rows, out),
+        (None, Features::Dense(x)) => gather(|i| x.row(i), rows, out),
+        (None, _) => unreachable!("sparse rows are read in place"),
+    }
+    let buffer: &'b Array2<MaybeUninit<T>> = buffer;
+    // SAFETY: `gather` wrote every element of the first `m` rows.
+    InputRows::Dense(unsafe { buffer.slice(s![..m, ..]).assume_init() }.into())
 }
 
 impl Network {
-    /// The forward pass of `rows` of `x` in the precision `T`, and with targets the
-    /// backward pass of its deltas: each row's activations and deltas depend on that row
-    /// alone, so blocks of rows ([`row_blocks`]) run in parallel, each through the whole
-    /// network after gathering its input rows when they are not a view of `x` ([`gather`]),
-    /// and give the same bits for any block count.
-    fn pass<'b, 'x, T: Real>(
+    /// `a_1, ..., a_L` of `m` rows, zeros.
+    fn activations<T: Real>(&self, m: usize) -> Vec<Array2<T>> {
+        (1..=self.layout.n_layers())
+            .map(|l| Array2::zeros((m, self.layout.sizes[l])))
+            .collect()
+    }
+
+    /// The gradient of the data's loss over `rows`, a group of a batch (module doc): its
+    /// parts of at most [`PART_ROWS`] rows one after the other, each through the forward
+    /// and backward passes, its `a_{l-1}^T delta_l` and `sum_i delta_l,i` written to `grad`
+    /// (the first part) or added to it (the others); returns `sum_i w_i l_i` of the rows.
+    fn group_gradient<T: Real>(
         &self,
         params: &[T],
-        x: &'b Features<'x>,
+        x: &Features,
         x32: Option<&RowsInF32>,
-        rows: &'b [usize],
-        targets: Option<Targets>,
-    ) -> Pass<'b, 'x, T> {
-        let n = rows.len();
-        let zeros = || -> Vec<Array2<T>> {
-            (1..=self.layout.n_layers())
-                .map(|l| Array2::zeros((n, self.layout.sizes[l])))
-                .collect()
-        };
-        let mut activations = zeros();
-        let mut deltas = if targets.is_some() {
-            zeros()
-        } else {
-            Vec::new()
-        };
-        let mut losses = vec![0.0; n];
-        let borrowed = InputRows::borrowed(x, rows);
-        let mut gathered = borrowed
-            .is_none()
-            .then(|| Array2::<T>::uninit((n, x.n_cols())));
-        let size = row_blocks(n).max(1);
-        let mut acts: Vec<_> = (activations.iter_mut())
-            .map(|a| a.axis_chunks_iter_mut(Axis(0), size))
-            .collect();
-        let mut dels: Vec<_> = (deltas.iter_mut())
-            .map(|a| a.axis_chunks_iter_mut(Axis(0), size))
-            .collect();
-        let mut inputs = (gathered.as_mut()).map(|g| g.axis_chunks_iter_mut(Axis(0), size));
-        let blocks: Vec<_> = (losses.chunks_mut(size).enumerate())
-            .map(|(k, losses)| {
-                let acts: Vec<_> = (acts.iter_mut())
-                    .map(|it| it.next().expect("a chunk of every layer per block"))
-                    .collect();
-                let dels: Vec<_> = (dels.iter_mut())
-                    .map(|it| it.next().expect("a chunk of every layer per block"))
-                    .collect();
-                let input = inputs
-                    .as_mut()
-                    .map(|it| it.next().expect("a chunk per block"));
-                (k * size, input, acts, dels, losses)
-            })
-            .collect();
-        blocks
-            .into_par_iter()
-            .for_each(|(start, input, mut acts, mut deltas, losses)| {
-                let range = start..start + losses.len();
-                let rows = &rows[range.clone()];
-                let gathered = input.map(|out| match (x32, x) {
-                    (Some(x32), _) => gather(|i| x32.row(i), rows, out),
-                    (None, Features::Dense(x)) => gather(|i| x.row(i), rows, out),
-                    (None, _) => unreachable!("sparse rows are read in place"),
-                });
-                let input = match (&gathered, &borrowed) {
-                    (Some(block), _) => InputRows::Dense(block.view().into()),
-                    (None, Some(all)) => all.rows(range),
-                    (None, None) => unreachable!("dense rows not borrowed are gathered"),
-                };
-                self.forward_block(params, &input, rows, &mut acts, targets, losses);
-                if let Some(targets) = targets {
-                    self.backward_block(params, &acts, &mut deltas, rows, targets);
+        rows: &[usize],
+        targets: Targets,
+        grad: &mut [T],
+    ) -> f64 {
+        let size = rows.len().div_ceil(rows.len().div_ceil(PART_ROWS).max(1));
+        let (mut acts, mut deltas) = (self.activations(size), self.activations(size));
+        let mut buffer = Array2::uninit((0, 0));
+        let mut losses = vec![0.0; size];
+        let mut loss = 0.0;
+        for (k, part) in rows.chunks(size.max(1)).enumerate() {
+            let m = part.len();
+            let input = block_input(x, x32, part, &mut buffer);
+            let mut a: Vec<_> = (acts.iter_mut())
+                .map(|a| a.slice_mut(s![..m, ..]))
+                .collect();
+            let mut d: Vec<_> = (deltas.iter_mut())
+                .map(|d| d.slice_mut(s![..m, ..]))
+                .collect();
+            let losses = &mut losses[..m];
+            losses.fill(0.0);
+            self.forward_block(params, &input, part, &mut a, Some(targets), losses);
+            self.backward_block(params, &a, &mut d, part, targets);
+            loss += losses.iter().sum::<f64>();
+            let accumulate = k > 0;
+            for l in 1..=self.layout.n_layers() {
+                let (gw, gb) = self.layout.layer_mut(grad, l);
+                let delta = d[l - 1].view();
+                match l {
+                    1 => input.transpose_times(delta, accumulate, gw),
+                    _ => mat_mul(a[l - 2].t(), delta, accumulate, gw),
                 }
-            });
-        let input = match gathered {
-            // SAFETY: every block gathered its rows, and the blocks cover the batch.
-            Some(g) => InputRows::Dense(unsafe { g.assume_init() }.into()),
-            None => borrowed.expect("the rows in place when not gathered"),
-        };
-        Pass {
-            input,
-            activations,
-            deltas,
-            losses,
+                for (g, s) in gb.iter_mut().zip(delta.sum_axis(Axis(0))) {
+                    *g = if accumulate { *g + s } else { s };
+                }
+            }
         }
+        loss
     }
 
     /// `acts[l-1] = a_l` for the block `input` (the data's `rows`); with targets,
@@ -239,71 +253,74 @@ impl Network {
         self.predict_rows(params, x, &rows)
     }
 
-    /// The outputs `a_L` of `rows` of `x`, in that order, computed `PREDICT_CHUNK` rows
-    /// at a time so that the hidden activations take memory of the chunk, not of `x`.
+    /// The outputs `a_L` of `rows` of `x`, in that order: blocks of at most
+    /// `PREDICT_CHUNK` rows, one block a thread, in parallel, so that the hidden activations
+    /// take memory of the blocks, not of `x`; every row's outputs depend on that row alone.
     pub fn predict_rows(&self, params: &[f64], x: &Features, rows: &[usize]) -> Array2<f64> {
         let mut out = Array2::zeros((rows.len(), self.layout.n_outputs()));
-        for (k, chunk) in rows.chunks(PREDICT_CHUNK).enumerate() {
-            let mut pass = self.pass(params, x, None, chunk, None);
-            let start = k * PREDICT_CHUNK;
-            out.slice_mut(ndarray::s![start..start + chunk.len(), ..])
-                .assign(&pass.activations.pop().expect("at least one layer"));
-        }
+        let size = row_blocks(rows.len()).min(PREDICT_CHUNK);
+        let blocks: Vec<_> = out.axis_chunks_iter_mut(Axis(0), size).collect();
+        (blocks.into_par_iter().zip(rows.par_chunks(size))).for_each(|(mut out, rows)| {
+            let mut buffer = Array2::uninit((0, 0));
+            let input = block_input(x, None, rows, &mut buffer);
+            let mut acts = self.activations(rows.len());
+            let mut views: Vec<_> = acts.iter_mut().map(|a| a.view_mut()).collect();
+            self.forward_block(params, &input, rows, &mut views, None, &mut []);
+            out.assign(&acts[acts.len() - 1]);
+        });
         out
     }
 
     /// `J` of the batch (module doc), with `dJ/dparams` written to `grad`, the passes in
-    /// the precision `T` of the parameters (the loss and penalty summed in `f64`).
+    /// the precision `T` of the parameters (the loss, the groups' sum and the penalty in
+    /// `f64`).
     pub fn loss_grad<T: Real>(
         &self,
         params: &[T],
         alpha: f64,
         batch: &Batch,
-        grad: &mut [T],
+        grad: &mut [f64],
     ) -> f64 {
-        let (data_loss, scale) = self.data_loss_grad(params, batch, None, grad);
+        let mut partials = Vec::new();
+        let (data_loss, scale) = self.data_loss_grad(params, batch, None, &mut partials);
         let n_weights = self.layout.n_weights();
-        let (alpha_t, scale_t) = (T::narrow(alpha), T::narrow(scale));
         let norms: Vec<f64> = (grad.par_chunks_mut(PARAMETER_CHUNK).enumerate())
             .zip(params.par_chunks(PARAMETER_CHUNK))
-            .map(|((k, g), w)| penalize(n_weights, k * PARAMETER_CHUNK, w, g, alpha_t, scale_t))
+            .map(|((k, g), w)| {
+                let start = k * PARAMETER_CHUNK;
+                with_avx(|| complete(n_weights, start, w, &partials, g, alpha, scale))
+            })
             .collect();
         (data_loss + 0.5 * alpha * norms.iter().sum::<f64>()) * scale
     }
 
     /// The data's part of the batch's loss and gradient: returns `sum_i w_i l_i` and
-    /// `scale = 1 / sum_i w_i` (0 for no weight), with `grad` holding `a_{l-1}^T delta_l`
-    /// for the weights (unscaled, unpenalised: [`penalize`] completes them) and the
-    /// biases' gradient in full. `x32`, when given, is the batch's matrix in `f32`, the
-    /// source of the rows the passes gather.
+    /// `scale = 1 / sum_i w_i` (0 for no weight), with `partials` holding, for each group
+    /// of the batch's rows ([`group_rows`]), its `sum_i w_i dl_i/dparams` (computed in
+    /// parallel, one task a group; [`complete`] sums them). `x32`, when given, is the
+    /// batch's matrix in `f32`, the source of the rows the passes gather.
     fn data_loss_grad<T: Real>(
         &self,
         params: &[T],
         batch: &Batch,
         x32: Option<&RowsInF32>,
-        grad: &mut [T],
+        partials: &mut Vec<Vec<T>>,
     ) -> (f64, f64) {
         let rows = batch.rows;
         let weight = |i: usize| batch.weights.map_or(1.0, |w| w[i]);
         let total: f64 = rows.iter().map(|&i| weight(i)).sum();
-        let pass = self.pass(params, batch.x, x32, rows, Some((batch.y, batch.weights)));
-        let data_loss: f64 = pass.losses.iter().sum();
+        let size = group_rows(rows.len());
+        partials.resize_with(rows.len().div_ceil(size), Vec::new);
+        partials.truncate(rows.len().div_ceil(size));
+        let targets = (batch.y, batch.weights);
+        let losses: Vec<f64> = (partials.par_iter_mut().zip(rows.par_chunks(size)))
+            .map(|(grad, rows)| {
+                grad.resize(params.len(), T::zero());
+                self.group_gradient(params, batch.x, x32, rows, targets, grad)
+            })
+            .collect();
         let scale = if total > 0.0 { 1.0 / total } else { 0.0 };
-        let scale_t = T::narrow(scale);
-        for l in (1..=self.layout.n_layers()).rev() {
-            let (mut gw, gb) = self.layout.layer_mut(grad, l);
-            let delta = pass.deltas[l - 1].view();
-            if l == 1 {
-                pass.input.transpose_times(delta, gw.view_mut());
-            } else {
-                let a = pass.activations[l - 2].t();
-                product(a, delta, false, gw.view_mut());
-            }
-            for (g, s) in gb.iter_mut().zip(delta.sum_axis(Axis(0))) {
-                *g = s * scale_t;
-            }
-        }
-        (data_loss, scale)
+        (losses.iter().sum(), scale)
     }
 }
 
@@ -315,7 +332,9 @@ pub struct Gradient<'n> {
     pub net: &'n Network,
     dtype: Dtype,
     params: Vec<f32>,
-    grad: Vec<f32>,
+    /// The groups' gradients of the last batch (see [`Network::data_loss_grad`]), in `f64`
+    /// or in `f32`, kept from one call to the next.
+    partials: (Vec<Vec<f64>>, Vec<Vec<f32>>),
     /// The gradient in `f64` for a step of [`Gradient::descend`].
     wide: Vec<f64>,
     /// Whether `params` is the last step's parameters in `f32`.
@@ -331,7 +350,7 @@ impl<'n> Gradient<'n> {
             net,
             dtype,
             params: Vec::new(),
-            grad: Vec::new(),
+            partials: (Vec::new(), Vec::new()),
             wide: Vec::new(),
             synced: false,
             rows32: None,
@@ -367,11 +386,7 @@ impl<'n> Gradient<'n> {
             Dtype::F64 => self.net.loss_grad(params, alpha, batch, grad),
             Dtype::F32 => {
                 self.narrow(params);
-                let loss = self
-                    .net
-                    .loss_grad(&self.params, alpha, batch, &mut self.grad);
-                convert(&self.grad, grad, f64::from);
-                loss
+                self.net.loss_grad(&self.params, alpha, batch, grad)
             }
         }
     }
@@ -392,9 +407,10 @@ impl<'n> Gradient<'n> {
         self.wide.resize(params.len(), 0.0);
         let (data_loss, scale, norm) = match self.dtype {
             Dtype::F64 => {
-                let (loss, scale) = self.net.data_loss_grad(params, batch, None, &mut self.wide);
+                let partials = &mut self.partials.0;
+                let (loss, scale) = self.net.data_loss_grad(params, batch, None, partials);
                 let fill = |start: usize, w: &[f64], g: &mut [f64]| {
-                    with_avx(|| penalize(n_weights, start, w, g, alpha, scale))
+                    with_avx(|| complete(n_weights, start, w, partials, g, alpha, scale))
                 };
                 let step = Step {
                     grad: &mut self.wide,
@@ -408,21 +424,13 @@ impl<'n> Gradient<'n> {
                     self.narrow(params);
                 }
                 let x32 = self.rows32.as_ref().and_then(|r| r.copy_of(batch.x));
-                let (loss, scale) =
-                    (self.net).data_loss_grad(&self.params, batch, x32, &mut self.grad);
-                let (alpha_t, scale_t) = (alpha as f32, scale as f32);
-                let (grad32, params32) = (chunks(&mut self.grad), chunks(&mut self.params));
+                let partials = &mut self.partials.1;
+                let (loss, scale) = (self.net).data_loss_grad(&self.params, batch, x32, partials);
+                let params32 = chunks(&mut self.params);
                 let fill = |start: usize, w: &[f64], g: &mut [f64]| {
-                    let mut g32 = lock(&grad32, start);
                     with_avx(
                         #[inline(always)]
-                        || {
-                            let norm = penalize(n_weights, start, w, &mut g32, alpha_t, scale_t);
-                            g.iter_mut()
-                                .zip(g32.iter())
-                                .for_each(|(g, &v)| *g = f64::from(v));
-                            norm
-                        },
+                        || complete(n_weights, start, w, partials, g, alpha, scale),
                     )
                 };
                 let after = |start: usize, p: &[f64]| {
@@ -448,10 +456,9 @@ impl<'n> Gradient<'n> {
         self.synced = false;
     }
 
-    /// `params` in `f32` (see [`Dtype`]); `grad` of the same length.
+    /// `params` in `f32` (see [`Dtype`]).
     fn narrow(&mut self, params: &[f64]) {
         self.params.resize(params.len(), 0.0);
-        self.grad.resize(params.len(), 0.0);
         convert(params, &mut self.params, |v| v as f32);
         self.synced = false;
     }
@@ -510,33 +517,43 @@ fn convert<A: Copy + Sync, B: Send>(from: &[A], to: &mut [B], f: impl Fn(A) -> B
         .for_each(|(to, from)| to.iter_mut().zip(from).for_each(|(t, &v)| *t = f(v)));
 }
 
-/// `g <- (alpha w + g) scale` for the weights among the parameters from `start` (the first
-/// `n_weights` of the flat vector; the biases' gradient is complete already), with `w` in
-/// the precision `T` of `g`; returns `sum w^2` of those weights in `f64`, summed in eight
-/// lanes (a chain of dependent additions would take a cycle latency per weight). Inlined,
-/// so that it runs in the registers of its caller's [`with_avx`].
+/// The gradient `g` of the parameters from `start` (module doc): `g = (sum_groups
+/// partial) / sum_i w_i`, plus `alpha W / sum_i w_i` for the weights (the first `n_weights`
+/// of the flat vector), the groups added in order; `w` as the passes saw it (rounded to
+/// `T`). Returns `sum W^2` of those weights, summed in eight lanes (a chain of dependent
+/// additions would take a cycle latency per weight). Inlined, so that it runs in the
+/// registers of its caller's [`with_avx`].
 #[inline(always)]
-fn penalize<W: Real, T: Real>(
+fn complete<W: Real, T: Real>(
     n_weights: usize,
     start: usize,
     w: &[W],
-    g: &mut [T],
-    alpha: T,
-    scale: T,
+    partials: &[Vec<T>],
+    g: &mut [f64],
+    alpha: f64,
+    scale: f64,
 ) -> f64 {
+    let range = start..start + g.len();
+    match partials.split_first() {
+        None => g.fill(0.0),
+        Some((first, rest)) => {
+            (g.iter_mut().zip(&first[range.clone()])).for_each(|(g, &p)| *g = p.wide());
+            for partial in rest {
+                (g.iter_mut().zip(&partial[range.clone()])).for_each(|(g, &p)| *g += p.wide());
+            }
+        }
+    }
     let len = n_weights.saturating_sub(start).min(g.len());
-    let (w, g) = (&w[..len], &mut g[..len]);
-    let narrow = |w: W| T::narrow(w.wide());
-    g.iter_mut()
-        .zip(w)
-        .for_each(|(g, &w)| *g = (alpha * narrow(w) + *g) * scale);
-    let square = |w: W| narrow(w).wide() * narrow(w).wide();
-    let lanes = w.chunks_exact(8);
-    let tail: f64 = lanes.remainder().iter().map(|&v| square(v)).sum();
+    let (gw, gb) = g.split_at_mut(len);
+    let seen = |w: W| T::narrow(w.wide()).wide();
+    (gw.iter_mut().zip(w)).for_each(|(g, &w)| *g = (alpha * seen(w) + *g) * scale);
+    gb.iter_mut().for_each(|g| *g *= scale);
+    let lanes = w[..len].chunks_exact(8);
+    let tail: f64 = lanes.remainder().iter().map(|&v| seen(v) * seen(v)).sum();
     let mut acc = [0.0f64; 8];
     for v in lanes {
         for l in 0..8 {
-            acc[l] += square(v[l]);
+            acc[l] += seen(v[l]) * seen(v[l]);
         }
     }
     acc.iter().sum::<f64>() + tail
@@ -590,6 +607,47 @@ mod tests {
         (net, params, x, y, weights)
     }
 
+    /// Backprop's gradient at `params` on the batch `rows` of `data` (rows, targets,
+    /// weights), dense and sparse, L2 penalty 0.3, equals central differences of the loss
+    /// (step 1e-5) within 1e-7 relative, every parameter.
+    fn equals_central_differences(
+        net: &Network,
+        params: &[f64],
+        (x, y, weights, rows): (&Array2<f64>, &Array2<f64>, &[f64], &[usize]),
+        what: &str,
+    ) {
+        let alpha = 0.3;
+        let sparse = Features::from(CsrMatrix::from_dense(x.view()));
+        let dense = Features::from(x.clone());
+        for x in [&dense, &sparse] {
+            let batch = Batch {
+                x,
+                rows,
+                y: y.view(),
+                weights: Some(weights),
+            };
+            let mut grad = vec![0.0; params.len()];
+            net.loss_grad(params, alpha, &batch, &mut grad);
+            let mut scratch = vec![0.0; params.len()];
+            for p in 0..params.len() {
+                let h = 1e-5;
+                let mut at = params.to_vec();
+                at[p] += h;
+                let up = net.loss_grad(&at, alpha, &batch, &mut scratch);
+                at[p] -= 2.0 * h;
+                let down = net.loss_grad(&at, alpha, &batch, &mut scratch);
+                let numeric = (up - down) / (2.0 * h);
+                let err = (grad[p] - numeric).abs() / numeric.abs().max(1.0);
+                let sparse = x.is_sparse();
+                assert!(
+                    err < 1e-7,
+                    "{what} sparse={sparse} param {p}: {} vs {numeric}",
+                    grad[p]
+                );
+            }
+        }
+    }
+
     /// Central differences of `J` against backpropagation, every parameter, dense and
     /// sparse rows, with L2 and sample weights, for every activation and output.
     #[test]
@@ -611,51 +669,38 @@ mod tests {
                     seed += 1;
                     let (net, params, x, y, weights) =
                         problem(seed, 7, 4, hidden, activation, output);
-                    let rows: Vec<usize> = vec![0, 2, 3, 5, 6, 1];
-                    let sparse = Features::from(CsrMatrix::from_dense(x.view()));
-                    let dense = Features::from(x.clone());
-                    for x in [&dense, &sparse] {
-                        let batch = Batch {
-                            x,
-                            rows: &rows,
-                            y: y.view(),
-                            weights: Some(&weights),
-                        };
-                        let alpha = 0.3;
-                        let mut grad = vec![0.0; params.len()];
-                        net.loss_grad(&params, alpha, &batch, &mut grad);
-                        let mut scratch = vec![0.0; params.len()];
-                        for p in 0..params.len() {
-                            let h = 1e-5;
-                            let mut at = params.clone();
-                            at[p] += h;
-                            let up = net.loss_grad(&at, alpha, &batch, &mut scratch);
-                            at[p] -= 2.0 * h;
-                            let down = net.loss_grad(&at, alpha, &batch, &mut scratch);
-                            let numeric = (up - down) / (2.0 * h);
-                            let err = (grad[p] - numeric).abs() / numeric.abs().max(1.0);
-                            assert!(
-                                err < 1e-7,
-                                "{activation:?} {output:?} {hidden:?} sparse={} param {p}: {} vs {numeric}",
-                                x.is_sparse(),
-                                grad[p]
-                            );
-                        }
-                    }
+                    let rows = [0, 2, 3, 5, 6, 1];
+                    let what = format!("{activation:?} {output:?} {hidden:?}");
+                    let data = (&x, &y, &weights[..], &rows[..]);
+                    equals_central_differences(&net, &params, data, &what);
                 }
             }
         }
     }
 
-    /// Products big enough to be split in blocks of rows (one per thread), on 1, 2 and 3
-    /// threads, in both precisions, with a row count that leaves a part tile: the same
-    /// bits.
+    /// A batch of eight groups of two parts each (the groups' gradients summed, each
+    /// part's added to its group's): the gradient equals central differences, dense and
+    /// sparse rows, with weights and the penalty.
     #[test]
-    fn split_products_are_the_same_bits_on_any_thread_count() {
+    fn gradients_summed_over_groups_and_parts_equal_central_differences() {
+        let n = 1100;
+        assert!(group_rows(n) > PART_ROWS && n.div_ceil(group_rows(n)) == GRADIENT_GROUPS);
+        let (net, params, x, y, weights) =
+            problem(3, n, 3, &[3], Activation::Tanh, Output::Softmax);
+        let rows: Vec<usize> = (0..n).map(|i| (i * 13) % n).collect();
+        let data = (&x, &y, &weights[..], &rows[..]);
+        equals_central_differences(&net, &params, data, "eight groups");
+    }
+
+    /// A batch of all eight groups, whose groups have two parts (the second added to the
+    /// first), on 1, 2 and 3 threads, in both precisions, with a row count that leaves a
+    /// part tile: the same bits.
+    #[test]
+    fn large_batches_are_the_same_bits_on_any_thread_count() {
         use crate::threads::Threads;
-        let (n, d) = (1001, 70);
+        let (n, d) = (2101, 70);
         let (net, params, x, y, _) = problem(5, n, d, &[40], Activation::Tanh, Output::Softmax);
-        assert!(n * d * 40 >= super::super::layers::PARALLEL_WORK);
+        assert!(group_rows(n) > PART_ROWS && n.div_ceil(group_rows(n)) == GRADIENT_GROUPS);
         let x = Features::from(x);
         let rows: Vec<usize> = (0..n).map(|i| (i * 7) % n).collect();
         let batch = Batch {

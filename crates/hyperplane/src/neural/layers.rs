@@ -12,7 +12,6 @@
 use std::mem::MaybeUninit;
 
 use ndarray::{ArrayView1, ArrayView2, ArrayViewMut2, CowArray, Ix2};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::activation::Activation;
@@ -144,11 +143,7 @@ const MIN_BLOCK_ROWS: usize = 32;
 /// short by a block's end costs a whole tile. The bits do not depend on the blocks: every
 /// element of a product is its own sum over `k` in the same order whichever block holds it,
 /// so the blocks can follow the thread count.
-const TILE_ROWS: usize = gemm::TILE_ROWS;
-
-/// Multiply-adds below which a product's blocks run one after the other on the calling
-/// thread: a parallel step costs tens of microseconds, as much as such a product.
-pub(crate) const PARALLEL_WORK: usize = 1 << 21;
+pub(crate) const TILE_ROWS: usize = gemm::TILE_ROWS;
 
 /// Rows per block of a product with `n` output rows, or of a pass over `n` rows: one
 /// block per thread of rayon's current pool (at least [`MIN_BLOCK_ROWS`] rows each), a
@@ -170,41 +165,6 @@ pub fn mat_mul<T: Real>(
     if !gemm::product(a, b, accumulate, c.view_mut()) {
         let beta = if accumulate { T::one() } else { T::zero() };
         ndarray::linalg::general_mat_mul(T::one(), &a, &b, beta, &mut c);
-    }
-}
-
-/// [`mat_mul`] for a row-major `c`, its blocks of rows computed in parallel on rayon's
-/// current pool (each block a matrix product of its own, so no sum crosses a block).
-pub fn product<T: Real>(
-    a: ArrayView2<T>,
-    b: ArrayView2<T>,
-    accumulate: bool,
-    mut c: ArrayViewMut2<T>,
-) {
-    let (n, cols) = c.dim();
-    if n == 0 || cols == 0 {
-        return;
-    }
-    // a small product is not worth a parallel step: one block
-    let serial = n * cols * a.ncols() < PARALLEL_WORK;
-    let size = if serial { n } else { row_blocks(n) };
-    let c = c.as_slice_mut().expect("a row-major product");
-    let block_product = |(k, block): (usize, &mut [T])| {
-        let rows = block.len() / cols;
-        let block = ArrayViewMut2::from_shape((rows, cols), block).expect("the block's shape");
-        mat_mul(
-            a.slice(ndarray::s![k * size..k * size + rows, ..]),
-            b,
-            accumulate,
-            block,
-        );
-    };
-    if serial {
-        block_product((0, c));
-    } else {
-        c.par_chunks_mut(size * cols)
-            .enumerate()
-            .for_each(block_product);
     }
 }
 
@@ -235,14 +195,6 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
         }
     }
 
-    /// The batch rows `range` of these rows.
-    pub fn rows(&self, range: std::ops::Range<usize>) -> InputRows<'_, 'x, T> {
-        match self {
-            InputRows::Dense(xb) => InputRows::Dense(xb.slice(ndarray::s![range, ..]).into()),
-            InputRows::Sparse(x, rows) => InputRows::Sparse(x, &rows[range]),
-        }
-    }
-
     /// `z += X_b W`: the first layer's product, dense rows through the matrix product,
     /// sparse rows as sums of `W`'s rows scaled by the stored values; on the calling thread
     /// (the passes run blocks of rows in parallel).
@@ -257,14 +209,21 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
         }
     }
 
-    /// `grad = X_b^T delta`: the first layer's weight gradient (before the penalty), dense
-    /// rows through the matrix product, sparse rows scattering each stored value's row of
-    /// `delta`.
-    pub fn transpose_times(&self, delta: ArrayView2<T>, mut grad: ArrayViewMut2<T>) {
+    /// `grad = X_b^T delta`, or `grad += X_b^T delta` when `accumulate`: the first layer's
+    /// weight gradient (before the penalty), dense rows through the matrix product, sparse
+    /// rows scattering each stored value's row of `delta`; on the calling thread.
+    pub fn transpose_times(
+        &self,
+        delta: ArrayView2<T>,
+        accumulate: bool,
+        mut grad: ArrayViewMut2<T>,
+    ) {
         match self {
-            InputRows::Dense(xb) => product(xb.t(), delta, false, grad),
+            InputRows::Dense(xb) => mat_mul(xb.t(), delta, accumulate, grad),
             InputRows::Sparse(x, rows) => with_rows!(x, |m| {
-                grad.fill(T::zero());
+                if !accumulate {
+                    grad.fill(T::zero());
+                }
                 for (r, &i) in rows.iter().enumerate() {
                     let d = delta.row(r);
                     m.for_each_in_row(i, |j, v| grad.row_mut(j).scaled_add(T::narrow(v), &d));
@@ -276,12 +235,12 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
 
 /// `out = rows` of a dense matrix whose row `i` is `row(i)` (in `f64`, or a copy in `f32`),
 /// in the precision `T`, row by row, every element written, each row asked of the memory
-/// `FETCH_AHEAD` (16) rows before its copy; returns `out` as initialised values.
+/// `FETCH_AHEAD` (16) rows before its copy.
 pub fn gather<'o, 'x, S: Real, T: Real>(
     row: impl Fn(usize) -> ArrayView1<'x, S>,
     rows: &[usize],
     mut out: ArrayViewMut2<'o, MaybeUninit<T>>,
-) -> ArrayViewMut2<'o, T> {
+) {
     assert_eq!(out.nrows(), rows.len(), "one row of `out` per index");
     for &i in rows.iter().take(FETCH_AHEAD) {
         fetch(row(i));
@@ -294,8 +253,6 @@ pub fn gather<'o, 'x, S: Real, T: Real>(
             t.write(T::narrow(v.wide()));
         });
     }
-    // SAFETY: each row of `out` was written whole, one per index.
-    unsafe { out.assume_init() }
 }
 
 /// How many rows ahead of its copy [`gather`] asks the memory for a row. The rows come in
