@@ -7,6 +7,12 @@
 //! precision. An AVX register holds twice as many `f32` lanes, so the products take about
 //! half the time; the gradient's relative error, about `1e-7` a product, is far below the
 //! noise of a mini-batch's gradient. Prediction is always in double precision.
+//!
+//! The output layer's values and errors come back to `f32` with those below `f32`'s
+//! smallest normal number (about `1.2e-38`) set to zero: a subnormal operand costs an Intel
+//! processor a slow assist per multiply-add (L-BFGS on digits, whose probabilities fall to
+//! `1e-40`, took 0.33 s in `f32` against 0.17 s in `f64`), and such a term is far below the
+//! last bit of any sum it joins.
 
 use ndarray::{ArrayView2, NdFloat};
 
@@ -68,7 +74,36 @@ impl Real for f32 {
         values
             .iter_mut()
             .zip(scratch.iter())
-            .for_each(|(v, &w)| *v = w as f32);
+            .for_each(|(v, &w)| *v = flushed(w));
         r
+    }
+}
+
+/// `v` in `f32`, zero when it falls below `f32`'s smallest normal number (about `1.2e-38`),
+/// as the output layer's values and errors go back to the passes (module doc).
+fn flushed(v: f64) -> f32 {
+    let x = v as f32;
+    if x.abs() < f32::MIN_POSITIVE {
+        0.0
+    } else {
+        x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_below_the_smallest_normal_f32_go_back_as_zero() {
+        let mut values = [0.5f32, 1e-30, -1e-30, 0.0, f32::NAN];
+        let mut scratch = Vec::new();
+        f32::in_f64(&mut values, &mut scratch, |v| {
+            v[0] = 1e-40;
+            v[1] = -1e-39;
+            v[2] = f64::from(f32::MIN_POSITIVE);
+        });
+        assert_eq!(values[..4], [0.0, 0.0, f32::MIN_POSITIVE, 0.0]);
+        assert!(values[4].is_nan());
     }
 }
