@@ -75,11 +75,7 @@ impl Lanes for f32 {
         layout: &Layout,
     ) {
         #[cfg(target_arch = "x86_64")]
-        if has_avx512() {
-            simd::tiles_avx512::<simd::F32x16>(m, n, a, b, c, layout)
-        } else {
-            simd::tiles_avx2::<simd::F32>(m, n, a, b, c, layout)
-        }
+        simd::tiles_widest::<simd::F32, simd::F32x16>(m, n, a, b, c, layout);
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!(
             "no tile without AVX2 ({m} x {n}, {a:?}, {b:?}, {c:?}, {})",
@@ -98,11 +94,7 @@ impl Lanes for f64 {
         layout: &Layout,
     ) {
         #[cfg(target_arch = "x86_64")]
-        if has_avx512() {
-            simd::tiles_avx512::<simd::F64x8>(m, n, a, b, c, layout)
-        } else {
-            simd::tiles_avx2::<simd::F64>(m, n, a, b, c, layout)
-        }
+        simd::tiles_widest::<simd::F64, simd::F64x8>(m, n, a, b, c, layout);
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!(
             "no tile without AVX2 ({m} x {n}, {a:?}, {b:?}, {c:?}, {})",
@@ -196,29 +188,24 @@ mod simd {
         fn all_zero(row: &[Self; TILE_ROWS]) -> bool;
     }
 
-    impl Element for f32 {
-        const ZERO: f32 = 0.0;
-        #[inline(always)]
-        fn is_zero(self) -> bool {
-            self == 0.0
-        }
-        #[inline(always)]
-        fn all_zero(row: &[f32; TILE_ROWS]) -> bool {
-            row.iter().fold(0, |bits, v| bits | v.to_bits() << 1) == 0
-        }
+    /// `impl Element` for `f32` and `f64`.
+    macro_rules! element {
+        ($($e:ty),*) => {$(
+            impl Element for $e {
+                const ZERO: $e = 0.0;
+                #[inline(always)]
+                fn is_zero(self) -> bool {
+                    self == 0.0
+                }
+                #[inline(always)]
+                fn all_zero(row: &[$e; TILE_ROWS]) -> bool {
+                    row.iter().fold(0, |bits, v| bits | v.to_bits() << 1) == 0
+                }
+            }
+        )*};
     }
 
-    impl Element for f64 {
-        const ZERO: f64 = 0.0;
-        #[inline(always)]
-        fn is_zero(self) -> bool {
-            self == 0.0
-        }
-        #[inline(always)]
-        fn all_zero(row: &[f64; TILE_ROWS]) -> bool {
-            row.iter().fold(0, |bits, v| bits | v.to_bits() << 1) == 0
-        }
-    }
+    element!(f32, f64);
 
     /// The vector operations of a tile on one element type and register width.
     pub trait Vector {
@@ -397,6 +384,25 @@ mod simd {
         layout: &Layout,
     ) {
         tiles::<V>(m, n, a, b, c, layout)
+    }
+
+    /// [`tiles_avx512`] on `W` when the processor has AVX-512F, else [`tiles_avx2`] on `N`.
+    ///
+    /// # Safety
+    /// AVX2 and FMA present; `a`, `b`, `c` valid for the shapes and strides of `layout`.
+    pub unsafe fn tiles_widest<N: Vector, W: Vector<E = N::E>>(
+        m: usize,
+        n: usize,
+        a: *const N::E,
+        b: *const N::E,
+        c: *mut N::E,
+        layout: &Layout,
+    ) {
+        if super::has_avx512() {
+            tiles_avx512::<W>(m, n, a, b, c, layout)
+        } else {
+            tiles_avx2::<N>(m, n, a, b, c, layout)
+        }
     }
 
     /// The body of [`tiles_avx2`] and [`tiles_avx512`], compiled into each.
