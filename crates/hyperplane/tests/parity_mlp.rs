@@ -147,7 +147,7 @@ fn case_of(case: &Value) -> Case {
 
 /// The step rule scikit-learn's `settings` name, for `n` parameters (SGD's schedule
 /// `constant` when not given).
-fn rule(settings: &Value, n: usize) -> Box<dyn StepRule> {
+fn rule(settings: &Value, n: usize) -> Box<dyn StepRule<f64>> {
     let eta = settings["learning_rate_init"].as_f64().unwrap();
     if settings["solver"] == "adam" {
         return Box::new(Adam::new(n, eta, 0.9, 0.999, 1e-8));

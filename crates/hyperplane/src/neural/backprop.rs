@@ -20,8 +20,6 @@
 //! `sum_i w_i dl_i/dparams`; the groups' gradients are then added in group order
 //! (`complete`), so the bits do not depend on the number of threads.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
-
 use std::mem::MaybeUninit;
 
 use ndarray::{s, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
@@ -30,8 +28,8 @@ use serde::{Deserialize, Serialize};
 
 use super::activation::{Activation, Output};
 use super::layers::{gather, mat_mul, row_blocks, InputRows, Layout, TILE_ROWS};
-use super::precision::{Dtype, Real};
-use super::stochastic::{with_avx, Step, StepRule};
+use super::precision::{Dtype, Kept, KeptEach, Real};
+use super::stochastic::{with_widest, Step, StepRule};
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
 
@@ -272,14 +270,14 @@ impl Network {
     }
 
     /// `J` of the batch (module doc), with `dJ/dparams` written to `grad`, the passes in
-    /// the precision `T` of the parameters (the loss, the groups' sum and the penalty in
-    /// `f64`).
-    pub fn loss_grad<T: Real>(
+    /// the precision `T` of the parameters, the groups' sum and the penalty in the precision
+    /// `G` of `grad` (the loss in `f64`).
+    pub fn loss_grad<T: Real, G: Real>(
         &self,
         params: &[T],
         alpha: f64,
         batch: &Batch,
-        grad: &mut [f64],
+        grad: &mut [G],
     ) -> f64 {
         let mut partials = Vec::new();
         let (data_loss, scale) = self.data_loss_grad(params, batch, None, &mut partials);
@@ -288,7 +286,7 @@ impl Network {
             .zip(params.par_chunks(PARAMETER_CHUNK))
             .map(|((k, g), w)| {
                 let start = k * PARAMETER_CHUNK;
-                with_avx(|| complete(n_weights, start, w, &partials, g, alpha, scale))
+                with_widest(|| complete(n_weights, start, w, &partials, g, alpha, scale))
             })
             .collect();
         (data_loss + 0.5 * alpha * norms.iter().sum::<f64>()) * scale
@@ -324,21 +322,19 @@ impl Network {
     }
 }
 
-/// A network's loss and gradient at the precision `dtype` (see [`Dtype`]): `f64` directly,
-/// `f32` through single-precision copies of the parameters and the gradient, kept from one
-/// call to the next.
+/// A network's loss and gradient, kept from one batch to the next with the buffers they
+/// need: [`Gradient::loss_grad`] at `f64` parameters with the passes at the precision
+/// `dtype` (see [`Dtype`]; in `f32` through a single-precision copy of the parameters), and
+/// [`Gradient::descend`], the passes and a step at the precision of the parameters given.
 pub struct Gradient<'n> {
     /// The network.
     pub net: &'n Network,
     dtype: Dtype,
+    /// The parameters in `f32` for [`Gradient::loss_grad`].
     params: Vec<f32>,
-    /// The groups' gradients of the last batch (see [`Network::data_loss_grad`]), in `f64`
-    /// or in `f32`, kept from one call to the next.
-    partials: (Vec<Vec<f64>>, Vec<Vec<f32>>),
-    /// The gradient in `f64` for a step of [`Gradient::descend`].
-    wide: Vec<f64>,
-    /// Whether `params` is the last step's parameters in `f32`.
-    synced: bool,
+    /// The groups' gradients of the last batch (see [`Network::data_loss_grad`]) and the
+    /// gradient of a step of [`Gradient::descend`], in each precision.
+    kept: KeptEach,
     /// A dense matrix in `f32` (see [`Gradient::keep_rows_in_f32`]).
     rows32: Option<RowsInF32>,
 }
@@ -350,17 +346,16 @@ impl<'n> Gradient<'n> {
             net,
             dtype,
             params: Vec::new(),
-            partials: (Vec::new(), Vec::new()),
-            wide: Vec::new(),
-            synced: false,
+            kept: KeptEach::default(),
             rows32: None,
         }
     }
 
     /// With `dtype=f32` and dense `x`, keeps a copy of `x` in `f32` from which
-    /// [`Gradient::descend`] gathers the rows of batches of `x`: half the bytes a batch reads
-    /// from memory, and no conversion, for half the size of `x` held while training. Worth
-    /// it over epochs (the copy costs about one epoch's gathering); nothing otherwise.
+    /// [`Gradient::descend`] in `f32` gathers the rows of batches of `x`: half the bytes a
+    /// batch reads from memory, and no conversion, for half the size of `x` held while
+    /// training. Worth it over epochs (the copy costs about one epoch's gathering); nothing
+    /// otherwise.
     pub(crate) fn keep_rows_in_f32(&mut self, x: &Features) {
         if let (Dtype::F32, Features::Dense(a)) = (self.dtype, x) {
             let blocks = (a.axis_chunks_iter(Axis(0), F32_BLOCK_ROWS))
@@ -385,82 +380,41 @@ impl<'n> Gradient<'n> {
         match self.dtype {
             Dtype::F64 => self.net.loss_grad(params, alpha, batch, grad),
             Dtype::F32 => {
-                self.narrow(params);
+                self.params.resize(params.len(), 0.0);
+                convert(params, &mut self.params, |v| v as f32);
                 self.net.loss_grad(&self.params, alpha, batch, grad)
             }
         }
     }
 
-    /// One step of `rule` along the batch's gradient at `params`; returns the batch's `J`
-    /// before the step. The penalty, the gradient's conversion to `f64`, the rule's update
-    /// and the `f32` copy of the new parameters run in one parallel pass over the
-    /// parameters ([`Step`]). The `f32` copy is kept for the next call: call
-    /// [`Gradient::params_changed`] when `params` changes between calls by other means.
-    pub fn descend(
+    /// One step of `rule` along the batch's gradient at `params`, the passes, the
+    /// gradient and the step in the precision `T` of `params`; returns the batch's `J`
+    /// before the step. The groups' sum, the penalty and the rule's update run in one
+    /// parallel pass over the parameters ([`Step`]).
+    pub fn descend<T: Real>(
         &mut self,
-        params: &mut [f64],
+        params: &mut [T],
         alpha: f64,
         batch: &Batch,
-        rule: &mut dyn StepRule,
+        rule: &mut dyn StepRule<T>,
     ) -> f64 {
-        let n_weights = self.net.layout.n_weights();
-        self.wide.resize(params.len(), 0.0);
-        let (data_loss, scale, norm) = match self.dtype {
-            Dtype::F64 => {
-                let partials = &mut self.partials.0;
-                let (loss, scale) = self.net.data_loss_grad(params, batch, None, partials);
-                let fill = |start: usize, w: &[f64], g: &mut [f64]| {
-                    with_avx(|| complete(n_weights, start, w, partials, g, alpha, scale))
-                };
-                let step = Step {
-                    grad: &mut self.wide,
-                    fill: &fill,
-                    after: &|_, _| {},
-                };
-                (loss, scale, rule.step(params, step))
-            }
-            Dtype::F32 => {
-                if !self.synced {
-                    self.narrow(params);
-                }
-                let x32 = self.rows32.as_ref().and_then(|r| r.copy_of(batch.x));
-                let partials = &mut self.partials.1;
-                let (loss, scale) = (self.net).data_loss_grad(&self.params, batch, x32, partials);
-                let params32 = chunks(&mut self.params);
-                let fill = |start: usize, w: &[f64], g: &mut [f64]| {
-                    with_avx(
-                        #[inline(always)]
-                        || complete(n_weights, start, w, partials, g, alpha, scale),
-                    )
-                };
-                let after = |start: usize, p: &[f64]| {
-                    let mut p32 = lock(&params32, start);
-                    with_avx(|| p32.iter_mut().zip(p).for_each(|(to, &v)| *to = v as f32));
-                };
-                let step = Step {
-                    grad: &mut self.wide,
-                    fill: &fill,
-                    after: &after,
-                };
-                let norm = rule.step(params, step);
-                self.synced = true;
-                (loss, scale, norm)
-            }
+        let net = self.net;
+        let n_weights = net.layout.n_weights();
+        let x32 = match T::DTYPE {
+            Dtype::F32 => self.rows32.as_ref().and_then(|r| r.copy_of(batch.x)),
+            Dtype::F64 => None,
         };
+        let Kept { partials, grad } = T::kept(&mut self.kept);
+        grad.resize(params.len(), T::zero());
+        let (data_loss, scale) = net.data_loss_grad(params, batch, x32, partials);
+        let fill = |start: usize, w: &[T], g: &mut [T]| {
+            with_widest(
+                #[inline(always)]
+                || complete(n_weights, start, w, partials, g, alpha, scale),
+            )
+        };
+        let norm = rule.step(params, Step { grad, fill: &fill });
         (data_loss + 0.5 * alpha * norm) * scale
-    }
-
-    /// The parameters changed since the last [`Gradient::descend`] other than by its step:
-    /// the next one copies them to `f32` again.
-    pub fn params_changed(&mut self) {
-        self.synced = false;
-    }
-
-    /// `params` in `f32` (see [`Dtype`]).
-    fn narrow(&mut self, params: &[f64]) {
-        self.params.resize(params.len(), 0.0);
-        convert(params, &mut self.params, |v| v as f32);
-        self.synced = false;
     }
 }
 
@@ -497,19 +451,6 @@ impl RowsInF32 {
     }
 }
 
-/// `v` in chunks of [`PARAMETER_CHUNK`] values, each behind a lock (see [`lock`]).
-fn chunks(v: &mut [f32]) -> Vec<Mutex<&mut [f32]>> {
-    v.chunks_mut(PARAMETER_CHUNK).map(Mutex::new).collect()
-}
-
-/// The chunk of `chunks` (of [`PARAMETER_CHUNK`] values) that starts at value `start`,
-/// locked: each is locked by the one task that handles that chunk of a step.
-fn lock<'m, 'v>(chunks: &'m [Mutex<&'v mut [f32]>], start: usize) -> MutexGuard<'m, &'v mut [f32]> {
-    chunks[start / PARAMETER_CHUNK]
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-}
-
 /// `to_i = f(from_i)`, in parallel over fixed chunks.
 fn convert<A: Copy + Sync, B: Send>(from: &[A], to: &mut [B], f: impl Fn(A) -> B + Sync) {
     to.par_chunks_mut(PARAMETER_CHUNK)
@@ -517,43 +458,44 @@ fn convert<A: Copy + Sync, B: Send>(from: &[A], to: &mut [B], f: impl Fn(A) -> B
         .for_each(|(to, from)| to.iter_mut().zip(from).for_each(|(t, &v)| *t = f(v)));
 }
 
-/// The gradient `g` of the parameters from `start` (module doc): `g = (sum_groups
-/// partial) / sum_i w_i`, plus `alpha W / sum_i w_i` for the weights (the first `n_weights`
-/// of the flat vector), the groups added in order; `w` as the passes saw it (rounded to
-/// `T`). Returns `sum W^2` of those weights, summed in eight lanes (a chain of dependent
-/// additions would take a cycle latency per weight). Inlined, so that it runs in the
-/// registers of its caller's [`with_avx`].
+/// The gradient `g` of the parameters from `start` (module doc), in the precision `G`:
+/// `g = (sum_groups partial) / sum_i w_i`, plus `alpha W / sum_i w_i` for the weights (the
+/// first `n_weights` of the flat vector), the groups added in order; `w` the parameters the
+/// passes saw. Returns `sum W^2` of those weights in `f64`, summed in eight lanes (a chain
+/// of dependent additions would take a cycle latency per weight). Inlined, so that it runs
+/// in the registers of its caller's [`with_widest`].
 #[inline(always)]
-fn complete<W: Real, T: Real>(
+fn complete<T: Real, G: Real>(
     n_weights: usize,
     start: usize,
-    w: &[W],
+    w: &[T],
     partials: &[Vec<T>],
-    g: &mut [f64],
+    g: &mut [G],
     alpha: f64,
     scale: f64,
 ) -> f64 {
     let range = start..start + g.len();
+    let to = |p: T| G::narrow(p.wide());
     match partials.split_first() {
-        None => g.fill(0.0),
+        None => g.fill(G::zero()),
         Some((first, rest)) => {
-            (g.iter_mut().zip(&first[range.clone()])).for_each(|(g, &p)| *g = p.wide());
+            (g.iter_mut().zip(&first[range.clone()])).for_each(|(g, &p)| *g = to(p));
             for partial in rest {
-                (g.iter_mut().zip(&partial[range.clone()])).for_each(|(g, &p)| *g += p.wide());
+                (g.iter_mut().zip(&partial[range.clone()])).for_each(|(g, &p)| *g += to(p));
             }
         }
     }
     let len = n_weights.saturating_sub(start).min(g.len());
     let (gw, gb) = g.split_at_mut(len);
-    let seen = |w: W| T::narrow(w.wide()).wide();
-    (gw.iter_mut().zip(w)).for_each(|(g, &w)| *g = (alpha * seen(w) + *g) * scale);
-    gb.iter_mut().for_each(|g| *g *= scale);
+    let (alpha_g, scale_g) = (G::narrow(alpha), G::narrow(scale));
+    (gw.iter_mut().zip(w)).for_each(|(g, &w)| *g = (alpha_g * to(w) + *g) * scale_g);
+    gb.iter_mut().for_each(|g| *g *= scale_g);
     let lanes = w[..len].chunks_exact(8);
-    let tail: f64 = lanes.remainder().iter().map(|&v| seen(v) * seen(v)).sum();
+    let tail: f64 = lanes.remainder().iter().map(|&v| v.wide() * v.wide()).sum();
     let mut acc = [0.0f64; 8];
     for v in lanes {
         for l in 0..8 {
-            acc[l] += seen(v[l]) * seen(v[l]);
+            acc[l] += v[l].wide() * v[l].wide();
         }
     }
     acc.iter().sum::<f64>() + tail
@@ -742,7 +684,7 @@ mod tests {
                 y: y.view(),
                 weights: Some(&weights),
             };
-            let mut grad = vec![0.0; params.len()];
+            let mut grad = vec![0.0f64; params.len()];
             Threads::Count(threads)
                 .run(|| net.loss_grad(&params, 0.01, &batch, &mut grad))
                 .unwrap();
@@ -814,41 +756,46 @@ mod tests {
         }
     }
 
-    /// Integer weights are repeated rows; dense and sparse rows give the same loss.
+    /// A step of [`Gradient::descend`] (the gradient completed chunk by chunk inside the
+    /// step) equals the gradient of [`Network::loss_grad`] then the rule's step along it,
+    /// in both precisions.
     #[test]
     fn a_fused_step_equals_the_gradient_then_the_step() {
+        fn check<T: Real>(net: &Network, params: &[f64], x: &Features, y: &Array2<f64>, w: &[f64]) {
+            let n = params.len();
+            let mut fused = Gradient::new(net, T::DTYPE);
+            let start: Vec<T> = params.iter().map(|&v| T::narrow(v)).collect();
+            let (mut p_fused, mut p_plain) = (start.clone(), start.clone());
+            let mut rules = [0, 1].map(|_| super::super::Adam::<T>::new(n, 0.01, 0.9, 0.999, 1e-8));
+            let mut grad = vec![T::zero(); n];
+            for step in 0..3 {
+                let rows: Vec<usize> = (step * 10..step * 10 + 20).collect();
+                let batch = Batch {
+                    x,
+                    rows: &rows,
+                    y: y.view(),
+                    weights: Some(w),
+                };
+                let [a, b] = &mut rules;
+                let l_fused = fused.descend(&mut p_fused, 0.1, &batch, a);
+                let l_plain = net.loss_grad(&p_plain, 0.1, &batch, &mut grad);
+                b.step(&mut p_plain, Step::along(&mut grad));
+                assert_eq!(
+                    (l_fused, &p_fused),
+                    (l_plain, &p_plain),
+                    "{}, step {step}",
+                    T::DTYPE
+                );
+            }
+            assert_ne!(p_fused, start);
+        }
         // 9,363 parameters: two chunks, the second holding the last weights and the biases
         let (net, params, x, y, weights) =
             problem(7, 40, 100, &[90], Activation::Tanh, Output::Softmax);
         assert!(net.layout.n_params() > PARAMETER_CHUNK);
         let x = Features::from(x);
-        let n = params.len();
-        for dtype in [Dtype::F64, Dtype::F32] {
-            let (mut fused, mut plain) = (Gradient::new(&net, dtype), Gradient::new(&net, dtype));
-            let (mut p_fused, mut p_plain) = (params.clone(), params.clone());
-            let mut rules = [0, 1].map(|_| super::super::Adam::new(n, 0.01, 0.9, 0.999, 1e-8));
-            let mut grad = vec![0.0; n];
-            for step in 0..3 {
-                let rows: Vec<usize> = (step * 10..step * 10 + 20).collect();
-                let batch = Batch {
-                    x: &x,
-                    rows: &rows,
-                    y: y.view(),
-                    weights: Some(&weights),
-                };
-                let [a, b] = &mut rules;
-                let l_fused = fused.descend(&mut p_fused, 0.1, &batch, a);
-                let l_plain = plain.loss_grad(&p_plain, 0.1, &batch, &mut grad);
-                b.step(&mut p_plain, Step::along(&mut grad));
-                // the f32 copy kept between steps is the new parameters' copy
-                assert_eq!(
-                    (l_fused, &p_fused),
-                    (l_plain, &p_plain),
-                    "{dtype:?}, step {step}"
-                );
-            }
-            assert_ne!(p_fused, params);
-        }
+        check::<f64>(&net, &params, &x, &y, &weights);
+        check::<f32>(&net, &params, &x, &y, &weights);
     }
 
     #[test]
@@ -867,7 +814,7 @@ mod tests {
                 gradient.keep_rows_in_f32(copied);
             }
             assert_eq!(gradient.rows32.is_some(), copy.is_some());
-            let mut p = params.clone();
+            let mut p: Vec<f32> = params.iter().map(|&v| v as f32).collect();
             let mut rule = super::super::Adam::new(p.len(), 0.01, 0.9, 0.999, 1e-8);
             let losses: Vec<f64> = order
                 .chunks(50)
@@ -888,6 +835,7 @@ mod tests {
         assert_eq!(results[0], results[2]);
     }
 
+    /// Integer weights are repeated rows; dense and sparse rows give the same loss.
     #[test]
     fn integer_weights_equal_repeated_rows() {
         let (net, params, x, y, _) = problem(9, 4, 3, &[3], Activation::Tanh, Output::Softmax);
@@ -899,7 +847,7 @@ mod tests {
             y: y.view(),
             weights: Some(&weights),
         };
-        let mut g = vec![0.0; params.len()];
+        let mut g = vec![0.0f64; params.len()];
         let weighted = net.loss_grad(&params, 0.1, &batch, &mut g);
         let repeated = [0, 0, 1, 3, 3, 3];
         let batch = Batch {

@@ -26,8 +26,10 @@ use serde::{Deserialize, Serialize};
 use super::activation::{Activation, Output};
 use super::backprop::{Batch, Gradient, Network};
 use super::layers::Layout;
-use super::precision::Dtype;
-use super::stochastic::{epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Watch};
+use super::precision::{in_precision, Dtype, Real};
+use super::stochastic::{
+    epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Trained, Watch,
+};
 use crate::data::split::train_test_split;
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
@@ -137,7 +139,7 @@ crate::params! {
         epsilon = "1e-8", positive => epsilon;
         /// `adam`, `sgd`: stale epochs allowed in a row before stopping
         n_iter_no_change = "10", at_least_1 => n_iter_no_change;
-        /// the precision of training's matrix products: `f64`, or `f32` (about twice as fast; the loss, the optimiser and the saved weights stay `f64`)
+        /// the precision of training: `f64`, or `f32` (about twice as fast; as scikit-learn on float32 data, Adam's and SGD's weights and state are `f32`; the loss and the saved weights are `f64`)
         dtype = "f64", "`f64`, `f32`" => dtype;
     }
 }
@@ -461,7 +463,6 @@ impl Training {
             tol: self.tol,
             n_iter_no_change: self.n_iter_no_change,
         };
-        let mut rule = self.step_rule(params.len());
         let data = EpochData {
             x,
             rows: &train_rows,
@@ -480,15 +481,10 @@ impl Training {
         };
         let mut gradient = Gradient::new(net, self.dtype);
         gradient.keep_rows_in_f32(x);
-        let trained = train(
-            &mut gradient,
-            &mut params,
-            self.alpha,
-            &data,
-            &budget,
-            rule.as_step(),
-            watch,
-        );
+        let trained = match self.dtype {
+            Dtype::F64 => self.train_in::<f64>(&mut gradient, &mut params, &data, &budget, watch),
+            Dtype::F32 => self.train_in::<f32>(&mut gradient, &mut params, &data, &budget, watch),
+        };
         if let Some(ConvergenceWarning::Diverged { iteration }) = trained.warning {
             return Err(diverged("epoch", iteration));
         }
@@ -547,8 +543,37 @@ impl Training {
         Ok((network, rng, params))
     }
 
-    /// The stochastic solver's step rule for `n` parameters, at rest.
-    fn step_rule(&self, n: usize) -> Rule {
+    /// Epochs of the stochastic solver ([`train`]) with the parameters, their gradient and
+    /// the solver's state in the precision `T`; `params` and the validation score's
+    /// parameters in `f64` (exact copies of those in `T`).
+    fn train_in<T: Real>(
+        &self,
+        gradient: &mut Gradient,
+        params: &mut [f64],
+        data: &EpochData,
+        budget: &Budget,
+        watch: Watch<f64>,
+    ) -> Trained {
+        let mut rule = self.step_rule::<T>(params.len());
+        let mut wide = Vec::new();
+        let mut validation = watch.validation.map(|score| {
+            move |p: &[T]| {
+                wide.clear();
+                wide.extend(p.iter().map(|v| v.wide()));
+                score(&wide)
+            }
+        });
+        let watch = Watch {
+            shuffle: watch.shuffle,
+            validation: (validation.as_mut()).map(|f| f as &mut dyn FnMut(&[T]) -> f64),
+        };
+        in_precision(params, |p: &mut [T]| {
+            train(gradient, p, self.alpha, data, budget, rule.as_step(), watch)
+        })
+    }
+
+    /// The stochastic solver's step rule for `n` parameters in the precision `T`, at rest.
+    fn step_rule<T: Real>(&self, n: usize) -> Rule<T> {
         match self.solver {
             Optimizer::Sgd => Rule::Sgd(
                 Sgd::new(n, self.learning_rate_init, self.momentum, self.nesterov)
@@ -598,8 +623,12 @@ impl Training {
             return Err(Error::data("X has 0 features; at least 1 is required"));
         }
         let (network, rng, params) = self.initial(n_features, n_out, output)?;
+        let rule = match self.dtype {
+            Dtype::F64 => Rules::F64(self.step_rule(params.len())),
+            Dtype::F32 => Rules::F32(self.step_rule(params.len())),
+        };
         Ok(MlpState {
-            rule: self.step_rule(params.len()),
+            rule,
             training: self.clone(),
             class_weights,
             model: MlpModel {
@@ -618,18 +647,57 @@ impl Training {
     }
 }
 
-/// The step rule of a stochastic solver, kept by value so that a state can be copied.
+/// The step rule of a stochastic solver in the precision `T`, kept by value so that a
+/// state can be copied.
 #[derive(Clone, Debug)]
-enum Rule {
-    Sgd(Sgd),
-    Adam(Adam),
+enum Rule<T> {
+    Sgd(Sgd<T>),
+    Adam(Adam<T>),
 }
 
-impl Rule {
-    fn as_step(&mut self) -> &mut dyn StepRule {
+impl<T: Real> Rule<T> {
+    fn as_step(&mut self) -> &mut dyn StepRule<T> {
         match self {
             Rule::Sgd(r) => r,
             Rule::Adam(r) => r,
+        }
+    }
+}
+
+/// The step rule of a stochastic solver at the precision of training, `dtype`.
+#[derive(Clone, Debug)]
+enum Rules {
+    F64(Rule<f64>),
+    F32(Rule<f32>),
+}
+
+impl Rules {
+    /// One epoch over `order` ([`epoch`]) with the parameters in the rule's precision;
+    /// `params` in `f64` before and after. Returns its loss.
+    fn epoch(
+        &mut self,
+        gradient: &mut Gradient,
+        params: &mut [f64],
+        training: &Training,
+        data: &EpochData,
+        order: &[usize],
+    ) -> f64 {
+        let (alpha, batch) = (training.alpha, training.batch_rows(order.len()));
+        match self {
+            Rules::F64(r) => in_precision(params, |p| {
+                epoch(gradient, p, alpha, data, order, batch, r.as_step())
+            }),
+            Rules::F32(r) => in_precision(params, |p| {
+                epoch(gradient, p, alpha, data, order, batch, r.as_step())
+            }),
+        }
+    }
+
+    /// The epoch ended `seen` rows into training.
+    fn epoch_ends(&mut self, seen: usize) {
+        match self {
+            Rules::F64(r) => r.as_step().epoch_ends(seen),
+            Rules::F32(r) => r.as_step().epoch_ends(seen),
         }
     }
 }
@@ -681,7 +749,7 @@ pub struct MlpState {
     /// Weight of each class (empty for a regressor).
     class_weights: Vec<f64>,
     model: MlpModel,
-    rule: Rule,
+    rule: Rules,
     rng: Rng,
     /// Rows trained on so far (the `invscaling` schedule's `t`).
     seen: usize,
@@ -741,20 +809,13 @@ impl MlpState {
             y: y.view(),
             weights: weights.as_deref(),
         };
-        let loss = epoch(
-            &mut Gradient::new(&self.model.network, self.training.dtype),
-            &mut params,
-            self.training.alpha,
-            &data,
-            &order,
-            self.training.batch_rows(n),
-            rule.as_step(),
-        );
+        let mut gradient = Gradient::new(&self.model.network, self.training.dtype);
+        let loss = rule.epoch(&mut gradient, &mut params, &self.training, &data, &order);
         if !loss.is_finite() {
             return Err(diverged("epoch", self.model.iterations + 1));
         }
         self.seen += n;
-        rule.as_step().epoch_ends(self.seen);
+        rule.epoch_ends(self.seen);
         (self.model.params, self.rule, self.rng) = (params, rule, rng);
         self.model.loss_curve.push(loss);
         self.model.iterations += 1;

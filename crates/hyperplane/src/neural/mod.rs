@@ -57,7 +57,7 @@ use crate::estimator::{
 use crate::param::{Composite, Params};
 
 /// Values a parallel task of an elementwise pass over the parameters handles (the
-/// optimiser's step, the penalty, the f32 copies). Each value is computed alone, and sums
+/// optimiser's step, the penalty, the conversions). Each value is computed alone, and sums
 /// run over these fixed chunks added in order, so the passes give the same bits on any
 /// number of threads.
 const PARAMETER_CHUNK: usize = 1 << 13;

@@ -1,12 +1,17 @@
 //! The precision of training's arithmetic, `dtype`: `f64` (the default) or `f32`.
 //!
-//! With `f32`, the forward and backward passes (the matrix products, the hidden units and
-//! their derivatives) run in single precision on single-precision copies of the parameters,
-//! made before each gradient. The output layer's loss and error, the L2 penalty and the
-//! optimiser (its state, the parameters it moves, the model that is saved) stay in double
-//! precision. An AVX register holds twice as many `f32` lanes, so the products take about
-//! half the time; the gradient's relative error, about `1e-7` a product, is far below the
-//! noise of a mini-batch's gradient. Prediction is always in double precision.
+//! With `f32`, Adam and SGD train as scikit-learn does on `float32` data: the parameters,
+//! their gradient and the solver's state (Adam's moments, SGD's velocity) are single
+//! precision, and so are the forward and backward passes (the matrix products, the hidden
+//! units and their derivatives). L-BFGS, a shared optimiser, keeps its parameters in double
+//! precision and runs the passes on single-precision copies made before each gradient.
+//! Either way the output layer's loss and error and the penalty's sum are computed in double
+//! precision, the saved model holds the parameters in double precision (the `f32` values
+//! exactly), and prediction is in double precision. A vector register holds twice as many
+//! `f32` lanes and a step sweeps half the bytes, so an epoch takes about half the time; the
+//! gradient's relative error, about `1e-7` a product, is far below the noise of a
+//! mini-batch's gradient, and a step of Adam (`1e-3` or less) is far above a weight's last
+//! bit.
 //!
 //! The output layer's values and errors come back to `f32` with those below `f32`'s
 //! smallest normal number (about `1.2e-38`) set to zero: a subnormal operand costs an Intel
@@ -37,12 +42,20 @@ pub trait Real: NdFloat + num_traits::Float + Lanes {
     fn wide(self) -> f64;
     /// `x` in this precision without a copy: `Some` for `f64` only.
     fn view(x: ArrayView2<f64>) -> Option<ArrayView2<Self>>;
+    /// The precision's name.
+    const DTYPE: Dtype;
+    /// What a gradient keeps in this precision.
+    fn kept(each: &mut KeptEach) -> &mut Kept<Self>;
     /// `f` on `values` in double precision, written back.
     fn in_f64<R>(values: &mut [Self], scratch: &mut Vec<f64>, f: impl FnOnce(&mut [f64]) -> R)
         -> R;
 }
 
 impl Real for f64 {
+    const DTYPE: Dtype = Dtype::F64;
+    fn kept(each: &mut KeptEach) -> &mut Kept<f64> {
+        &mut each.f64
+    }
     fn narrow(v: f64) -> f64 {
         v
     }
@@ -58,6 +71,10 @@ impl Real for f64 {
 }
 
 impl Real for f32 {
+    const DTYPE: Dtype = Dtype::F32;
+    fn kept(each: &mut KeptEach) -> &mut Kept<f32> {
+        &mut each.f32
+    }
     fn narrow(v: f64) -> f32 {
         v as f32
     }
@@ -77,6 +94,40 @@ impl Real for f32 {
             .for_each(|(v, &w)| *v = flushed(w));
         r
     }
+}
+
+/// `f` on `params` in the precision `T` (rounded to it), the result written back in
+/// `f64` (exactly).
+pub(super) fn in_precision<T: Real, R>(params: &mut [f64], f: impl FnOnce(&mut [T]) -> R) -> R {
+    let mut p: Vec<T> = params.iter().map(|&v| T::narrow(v)).collect();
+    let r = f(&mut p);
+    params.iter_mut().zip(&p).for_each(|(to, v)| *to = v.wide());
+    r
+}
+
+/// What a gradient keeps from one batch to the next in one precision: the groups' gradients
+/// and the batch's gradient (see [`Gradient`](super::Gradient)).
+pub struct Kept<T> {
+    /// One gradient per group of a batch's rows.
+    pub(super) partials: Vec<Vec<T>>,
+    /// The gradient of a step.
+    pub(super) grad: Vec<T>,
+}
+
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Kept {
+            partials: Vec::new(),
+            grad: Vec::new(),
+        }
+    }
+}
+
+/// [`Kept`] in each precision.
+#[derive(Default)]
+pub struct KeptEach {
+    f64: Kept<f64>,
+    f32: Kept<f32>,
 }
 
 /// `v` in `f32`, zero when it falls below `f32`'s smallest normal number (about `1.2e-38`),

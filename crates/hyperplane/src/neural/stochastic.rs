@@ -25,6 +25,7 @@ use ndarray::ArrayView2;
 use rayon::prelude::*;
 
 use super::backprop::{Batch, Gradient};
+use super::precision::Real;
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
 use crate::optim::ConvergenceWarning;
@@ -43,51 +44,47 @@ crate::choice_enum! {
 }
 
 /// `fill(start, p, g)` of a [`Step`].
-pub type Fill<'s> = &'s (dyn Fn(usize, &[f64], &mut [f64]) -> f64 + Sync);
+pub type Fill<'s, T> = &'s (dyn Fn(usize, &[T], &mut [T]) -> f64 + Sync);
 
-/// What a step does around a rule's update, chunk by chunk: each chunk of
-/// 8,192 parameters (the family's fixed chunks; `start` a multiple of it) gets its
-/// gradient from `fill`, is updated, then goes to `after`, so that the gradient's last
-/// touches, the update and what follows it read and write the parameters once, in one
-/// parallel pass.
-pub struct Step<'s> {
+/// What a step does before a rule's update, chunk by chunk: each chunk of 8,192
+/// parameters (the family's fixed chunks; `start` a multiple of it) gets its gradient from
+/// `fill` and is updated at once, so that the gradient's last touches and the update read
+/// and write the parameters once, in one parallel pass.
+pub struct Step<'s, T> {
     /// The gradient, one value per parameter, completed chunk by chunk by `fill`.
-    pub grad: &'s mut [f64],
+    pub grad: &'s mut [T],
     /// `fill(start, p, g)` completes the gradient `g` of the parameters `p` (the chunk at
     /// `start`) before their update; returns a term of a sum over the chunks.
-    pub fill: Fill<'s>,
-    /// `after(start, p)` sees the chunk's updated parameters.
-    pub after: &'s (dyn Fn(usize, &[f64]) + Sync),
+    pub fill: Fill<'s, T>,
 }
 
-impl<'s> Step<'s> {
+impl<'s, T: Real> Step<'s, T> {
     /// A step along `grad` as it is.
-    pub fn along(grad: &'s mut [f64]) -> Self {
+    pub fn along(grad: &'s mut [T]) -> Self {
         Step {
             grad,
             fill: &|_, _, _| 0.0,
-            after: &|_, _| {},
         }
     }
 
     /// `update(p, g, state)` on each chunk of `params`, `grad` and the rule's `state`
-    /// vectors, in parallel, between `fill` and `after`; returns the sum of `fill`'s terms,
-    /// added chunk by chunk in order (the same bits on any number of threads).
+    /// vectors, in parallel, after `fill`; returns the sum of `fill`'s terms, added chunk
+    /// by chunk in order (the same bits on any number of threads).
     fn run<const S: usize>(
         self,
-        params: &mut [f64],
-        state: [&mut [f64]; S],
-        update: impl Fn(&mut [f64], &[f64], [&mut [f64]; S]) + Sync,
+        params: &mut [T],
+        state: [&mut [T]; S],
+        update: impl Fn(&mut [T], &[T], [&mut [T]; S]) + Sync,
     ) -> f64 {
         let mut parts = state.map(|v| v.chunks_mut(PARAMETER_CHUNK));
-        let states: Vec<[&mut [f64]; S]> = (0..params.len().div_ceil(PARAMETER_CHUNK))
+        let states: Vec<[&mut [T]; S]> = (0..params.len().div_ceil(PARAMETER_CHUNK))
             .map(|_| {
                 parts
                     .each_mut()
                     .map(|it| it.next().expect("state as long as params"))
             })
             .collect();
-        let Step { grad, fill, after } = self;
+        let Step { grad, fill } = self;
         let terms: Vec<f64> = (
             params.par_chunks_mut(PARAMETER_CHUNK),
             grad.par_chunks_mut(PARAMETER_CHUNK),
@@ -96,10 +93,8 @@ impl<'s> Step<'s> {
             .into_par_iter()
             .enumerate()
             .map(|(k, (p, g, state))| {
-                let start = k * PARAMETER_CHUNK;
-                let term = fill(start, p, g);
+                let term = fill(k * PARAMETER_CHUNK, p, g);
                 update(p, g, state);
-                after(start, p);
                 term
             })
             .collect();
@@ -107,12 +102,12 @@ impl<'s> Step<'s> {
     }
 }
 
-/// A rule that moves the parameters along a batch's gradient.
-pub trait StepRule {
+/// A rule that moves the parameters, in the precision `T` of training, along a batch's
+/// gradient.
+pub trait StepRule<T> {
     /// `params <- params + update(grad)`, the rule's state moving with it, the gradient
-    /// completed and the new parameters handed on as `step` says; returns the sum of
-    /// `step.fill`'s terms.
-    fn step(&mut self, params: &mut [f64], step: Step) -> f64;
+    /// completed as `step` says; returns the sum of `step.fill`'s terms.
+    fn step(&mut self, params: &mut [T], step: Step<T>) -> f64;
     /// After an epoch, `seen` rows into training: the schedule's move.
     fn epoch_ends(&mut self, _seen: usize) {}
     /// Training has stalled: whether to stop (`false`: the rule changed and goes on).
@@ -122,9 +117,11 @@ pub trait StepRule {
 }
 
 /// Stochastic gradient descent with (Nesterov's) momentum; `learning_rate` is the
-/// current step size `eta`, which the schedule moves between epochs from `eta_0`.
+/// current step size `eta`, which the schedule moves between epochs from `eta_0`. The
+/// velocity and the update are in the precision `T` of the parameters, the settings
+/// rounded to it.
 #[derive(Clone, Debug)]
-pub struct Sgd {
+pub struct Sgd<T> {
     /// `eta`.
     pub learning_rate: f64,
     /// `mu`, in `[0, 1]`.
@@ -136,10 +133,10 @@ pub struct Sgd {
     /// `power_t` of `invscaling`.
     pub power_t: f64,
     initial: f64,
-    velocity: Vec<f64>,
+    velocity: Vec<T>,
 }
 
-impl Sgd {
+impl<T: Real> Sgd<T> {
     /// The rule for `n` parameters, at rest, with a constant step.
     pub fn new(n: usize, learning_rate: f64, momentum: f64, nesterov: bool) -> Self {
         Sgd {
@@ -149,7 +146,7 @@ impl Sgd {
             schedule: Schedule::Constant,
             power_t: 0.5,
             initial: learning_rate,
-            velocity: vec![0.0; n],
+            velocity: vec![T::zero(); n],
         }
     }
 
@@ -161,11 +158,12 @@ impl Sgd {
     }
 }
 
-impl StepRule for Sgd {
-    fn step(&mut self, params: &mut [f64], step: Step) -> f64 {
-        let (mu, eta, nesterov) = (self.momentum, self.learning_rate, self.nesterov);
+impl<T: Real> StepRule<T> for Sgd<T> {
+    fn step(&mut self, params: &mut [T], step: Step<T>) -> f64 {
+        let (mu, eta) = (T::narrow(self.momentum), T::narrow(self.learning_rate));
+        let nesterov = self.nesterov;
         step.run(params, [&mut self.velocity], |params, grad, [velocity]| {
-            for ((p, v), g) in params.iter_mut().zip(velocity).zip(grad) {
+            for ((p, v), &g) in params.iter_mut().zip(velocity).zip(grad) {
                 *v = mu * *v - eta * g;
                 *p += if nesterov { mu * *v - eta * g } else { *v };
             }
@@ -185,9 +183,10 @@ impl StepRule for Sgd {
     }
 }
 
-/// Adam (see the module doc).
+/// Adam (see the module doc); the moments and the update in the precision `T` of the
+/// parameters, the settings and `eta_t` rounded to it.
 #[derive(Clone, Debug)]
-pub struct Adam {
+pub struct Adam<T> {
     /// `eta`.
     pub learning_rate: f64,
     /// `b1`, in `[0, 1)`.
@@ -197,11 +196,11 @@ pub struct Adam {
     /// `eps`.
     pub epsilon: f64,
     t: u64,
-    m: Vec<f64>,
-    s: Vec<f64>,
+    m: Vec<T>,
+    s: Vec<T>,
 }
 
-impl Adam {
+impl<T: Real> Adam<T> {
     /// The rule for `n` parameters, at step 0.
     pub fn new(n: usize, learning_rate: f64, beta_1: f64, beta_2: f64, epsilon: f64) -> Self {
         Adam {
@@ -210,28 +209,29 @@ impl Adam {
             beta_2,
             epsilon,
             t: 0,
-            m: vec![0.0; n],
-            s: vec![0.0; n],
+            m: vec![T::zero(); n],
+            s: vec![T::zero(); n],
         }
     }
 }
 
-impl StepRule for Adam {
-    fn step(&mut self, params: &mut [f64], step: Step) -> f64 {
+impl<T: Real> StepRule<T> for Adam<T> {
+    fn step(&mut self, params: &mut [T], step: Step<T>) -> f64 {
         self.t += 1;
         let (b1, b2) = (self.beta_1, self.beta_2);
         let t = self.t as f64;
         let eta = self.learning_rate * (1.0 - b2.powf(t)).sqrt() / (1.0 - b1.powf(t));
-        let epsilon = self.epsilon;
+        let [b1, c1, b2, c2, eta, epsilon] =
+            [b1, 1.0 - b1, b2, 1.0 - b2, -eta, self.epsilon].map(T::narrow);
         step.run(
             params,
             [&mut self.m, &mut self.s],
             |params, grad, [m, s]| {
-                with_avx(|| {
-                    for (((p, m), s), g) in params.iter_mut().zip(m).zip(s).zip(grad) {
-                        *m = b1 * *m + (1.0 - b1) * g;
-                        *s = b2 * *s + (1.0 - b2) * (g * g);
-                        *p += -eta * *m / (s.sqrt() + epsilon);
+                with_widest(|| {
+                    for (((p, m), s), &g) in params.iter_mut().zip(m).zip(s).zip(grad) {
+                        *m = b1 * *m + c1 * g;
+                        *s = b2 * *s + c2 * (g * g);
+                        *p += eta * *m / (s.sqrt() + epsilon);
                     }
                 })
             },
@@ -239,21 +239,31 @@ impl StepRule for Adam {
     }
 }
 
-/// `f()` compiled for AVX's four-lane registers when the processor has them (Adam's
-/// square root and division per parameter take half the time; the conversions and the
-/// penalty around a step, [`Step`], a third less), else for the baseline.
+/// `f()` compiled for the widest vector registers the processor has, AVX-512's or AVX's
+/// (Adam's square root and division per parameter take a fraction of the time; the sums and
+/// the penalty around a step, [`Step`], less too), else for the baseline.
 /// Each lane rounds as a scalar operation does, and no multiply-add is fused, so the
-/// results are the same bits.
+/// results are the same bits on any processor.
 #[inline(always)]
-pub(super) fn with_avx<R>(f: impl FnOnce() -> R) -> R {
+pub(super) fn with_widest<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") {
-        #[target_feature(enable = "avx")]
-        fn avx<R>(f: impl FnOnce() -> R) -> R {
-            f()
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            #[target_feature(enable = "avx512f,avx2,avx")]
+            fn avx512<R>(f: impl FnOnce() -> R) -> R {
+                f()
+            }
+            // SAFETY: the processor has AVX-512F (and so AVX2 and AVX).
+            return unsafe { avx512(f) };
         }
-        // SAFETY: the processor has AVX.
-        return unsafe { avx(f) };
+        if std::arch::is_x86_feature_detected!("avx") {
+            #[target_feature(enable = "avx")]
+            fn avx<R>(f: impl FnOnce() -> R) -> R {
+                f()
+            }
+            // SAFETY: the processor has AVX.
+            return unsafe { avx(f) };
+        }
     }
     f()
 }
@@ -272,17 +282,16 @@ pub struct EpochData<'b, 'x> {
 
 /// One epoch over `order` in batches of `batch_size` (at least 1), a step of `rule` after
 /// each ([`Gradient::descend`]); returns `sum_b |b| J_b / |order|`.
-pub fn epoch(
+pub fn epoch<T: Real>(
     gradient: &mut Gradient,
-    params: &mut [f64],
+    params: &mut [T],
     alpha: f64,
     data: &EpochData,
     order: &[usize],
     batch_size: usize,
-    rule: &mut dyn StepRule,
+    rule: &mut dyn StepRule<T>,
 ) -> f64 {
     let mut total = 0.0;
-    gradient.params_changed();
     for rows in order.chunks(batch_size.max(1)) {
         let batch = Batch {
             x: data.x,
@@ -309,16 +318,24 @@ pub struct Budget {
 }
 
 /// The score of parameters on held-out rows, higher is better.
-pub type Validation<'w> = &'w mut dyn FnMut(&[f64]) -> f64;
+pub type Validation<'w, T> = &'w mut dyn FnMut(&[T]) -> f64;
 
 /// What [`train`] watches besides the loss: an optional row shuffle, an optional
 /// validation score (early stopping).
-#[derive(Default)]
-pub struct Watch<'w> {
+pub struct Watch<'w, T> {
     /// Shuffles the rows before each epoch (else they come in the order given).
     pub shuffle: Option<&'w mut Rng>,
     /// The score of the parameters on held-out rows, higher is better (early stopping).
-    pub validation: Option<Validation<'w>>,
+    pub validation: Option<Validation<'w, T>>,
+}
+
+impl<T> Default for Watch<'_, T> {
+    fn default() -> Self {
+        Watch {
+            shuffle: None,
+            validation: None,
+        }
+    }
 }
 
 /// What [`train`] did: the loss of every epoch, the validation scores, and why it stopped
@@ -338,14 +355,14 @@ pub struct Trained {
 
 /// Epochs of `rule` over the rows of `data` (module doc), in the order given or, with
 /// `watch.shuffle`, in a new order each epoch.
-pub fn train(
+pub fn train<T: Real>(
     gradient: &mut Gradient,
-    params: &mut [f64],
+    params: &mut [T],
     alpha: f64,
     data: &EpochData,
     budget: &Budget,
-    rule: &mut dyn StepRule,
-    mut watch: Watch,
+    rule: &mut dyn StepRule<T>,
+    mut watch: Watch<T>,
 ) -> Trained {
     let n = data.rows.len();
     let mut order = data.rows.to_vec();
