@@ -19,7 +19,9 @@
 //! Data with many zeros gain most: the pixels of an image's background, one-hot columns,
 //! rectified units. On Fashion-MNIST (half the pixels zero) a sixth of the steps of a
 //! batch's forward product and a third of its weight gradient's are skipped, for 6% and
-//! 26% more of the product per second; a matrix with no zeros pays only the listing (one
+//! 26% more of the product per second (a third of the forward product's when the batch's
+//! rows come ordered by where their nonzero values start and end, as the network's
+//! training passes them: `ZeroSpans` in neural/backprop.rs); a matrix with no zeros pays only the listing (one
 //! comparison per value of `A`). Columns past a multiple of the vector
 //! width go through masked loads and stores, rows past a multiple of 6 through a shorter
 //! tile; every element is the same sum in the same order whichever tile holds it, so

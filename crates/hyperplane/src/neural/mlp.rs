@@ -481,6 +481,7 @@ impl Training {
         };
         let mut gradient = Gradient::new(net, self.dtype);
         gradient.keep_rows_in_f32(x);
+        gradient.order_rows_by_zeros(x);
         let trained = match self.dtype {
             Dtype::F64 => self.train_in::<f64>(&mut gradient, &mut params, &data, &budget, watch),
             Dtype::F32 => self.train_in::<f32>(&mut gradient, &mut params, &data, &budget, watch),
@@ -810,6 +811,7 @@ impl MlpState {
             weights: weights.as_deref(),
         };
         let mut gradient = Gradient::new(&self.model.network, self.training.dtype);
+        gradient.order_rows_by_zeros(x);
         let loss = rule.epoch(&mut gradient, &mut params, &self.training, &data, &order);
         if !loss.is_finite() {
             return Err(diverged("epoch", self.model.iterations + 1));
