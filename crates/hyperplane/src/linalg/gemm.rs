@@ -2,39 +2,43 @@
 //! multiply-adds, for the products of a neural network's passes, in `f32` and `f64`.
 //!
 //! ```text
-//! tile      6 rows x 2 vectors of C in 12 registers (AVX2: 6 x 16 in f32, 6 x 8 in f64;
-//!           AVX-512: 6 x 32 and 6 x 16)
+//! tile      R rows x 2 vectors of C in 2R registers (AVX2: R = 6, 6 x 16 in f32, 6 x 8
+//!           in f64; AVX-512: R = 8, 8 x 32 and 8 x 16)
 //! step k    b0, b1 = B[k, j..j+2v]   (two loads)
-//!           a_r    = A[i+r, k]        (six broadcasts, read in place through A's strides)
-//!           acc_r += a_r * (b0, b1)   (twelve fused multiply-adds)
+//!           a_r    = A[i+r, k]        (R broadcasts)
+//!           acc_r += a_r * (b0, b1)   (2R fused multiply-adds)
 //! element   c_ij = (sum_k a_ik b_kj, fused in the order k = 0, 1, ..., K-1) + beta c_ij
 //! ```
 //!
-//! Neither matrix is packed: `B`'s rows must be contiguous (a layer's weights, a batch's
-//! deltas), and `A` is read through its strides, so `A` may be a transposed view (the
-//! activations in a weight gradient `a^T delta`).
+//! `B` is not packed: its rows must be contiguous (a layer's weights, a batch's deltas).
+//! `A` is read in place when its rows are contiguous; a transposed view (the activations in
+//! a weight gradient `a^T delta`) has each tile's rows copied side by side once, for all
+//! the tiles of columns.
 //!
-//! A step `k` whose six values of `A` are all zero adds nothing to the tile (its products
+//! A step `k` whose `R` values of `A` are all zero adds nothing to the tile (its products
 //! are zeros, `B` finite) and is skipped: each tile of rows first lists its other steps.
 //! Data with many zeros gain most: the pixels of an image's background, one-hot columns,
-//! rectified units. On Fashion-MNIST (half the pixels zero) a sixth of the steps of a
-//! batch's forward product and a third of its weight gradient's are skipped, for 6% and
-//! 26% more of the product per second (a third of the forward product's when the batch's
-//! rows come ordered by where their nonzero values start and end, as the network's
-//! training passes them: `ZeroSpans` in neural/backprop.rs); a matrix with no zeros pays only the listing (one
-//! comparison per value of `A`). Columns past a multiple of the vector
-//! width go through masked loads and stores, rows past a multiple of 6 through a shorter
-//! tile; every element is the same sum in the same order whichever tile holds it, so
-//! splitting `C` into blocks of rows (threads) never changes a bit.
+//! rectified units. On Fashion-MNIST (half the pixels zero) with 6-row tiles a sixth of the
+//! steps of a batch's forward product and a third of its weight gradient's are skipped, for
+//! 6% and 26% more of the product per second (of the forward product's, 32% with 6 rows and
+//! 28% with 8 when the batch's rows come ordered by where their nonzero values start and
+//! end, as the network's training passes them: `ZeroSpans` in neural/backprop.rs); a matrix
+//! with no zeros pays only the listing (one comparison per value of `A`). Columns past a
+//! multiple of the vector width go through masked loads and stores, rows past a multiple of
+//! `R` through a shorter tile; every element is the same sum in the same order whichever
+//! tile holds it, so splitting `C` into blocks of rows (threads), or tiles of 6 or 8 rows,
+//! never changes a bit.
 //!
-//! The tile keeps both floating-point pipes busy (12 independent accumulators against a
-//! multiply-add latency of 4-5 cycles), and its loads (8 a step against 12 multiply-adds)
-//! stay within two a cycle. Measured on the products of a Fashion-MNIST batch (one thread,
+//! The tile keeps both floating-point pipes busy (12 or 16 independent accumulators against
+//! a multiply-add latency of 4-5 cycles), and its loads (R + 2 a step against 2R
+//! multiply-adds) stay within two a cycle. AVX2's 16 registers hold 6 rows; AVX-512's 32
+//! hold 8, whose taller tile loads each row of `B` (from the second-level cache, for a
+//! layer's weights) once per 8 rows of `A` instead of 6. Measured on the products of a Fashion-MNIST batch (one thread,
 //! `f32`, 100 x 784 x 100 and 784 x 200 x 100): 77 and 71 GFLOP/s against matrixmultiply's
 //! 60 and 69, whose packing of both operands costs more than it saves at these sizes.
 //!
-//! On processors with AVX-512F the same tile runs in 512-bit registers, twice the columns a
-//! step. Each element is still the one fused sum in the order `k`, so either width gives
+//! On processors with AVX-512F the tile runs in 512-bit registers, twice the columns a
+//! step and 8 rows. Each element is still the one fused sum in the order `k`, so either width gives
 //! the same bits (a model trained with either tile is the same model).
 //! On an Intel Xeon with two 512-bit multiply-add units, a Fashion-MNIST epoch (`f32`, 2
 //! threads) took 0.240 s against 0.343 s with the AVX2 tile (medians of 5 alternating
@@ -45,8 +49,8 @@
 
 use ndarray::{ArrayView2, ArrayViewMut2};
 
-/// Rows of `C` in a tile.
-pub const TILE_ROWS: usize = 6;
+/// Rows of `C` in the tallest tile (AVX-512's; AVX2's has 6).
+pub const TILE_ROWS: usize = 8;
 
 /// A floating-point type with a tile: `f32` (eight lanes with AVX2, sixteen with AVX-512)
 /// or `f64` (four, eight).
@@ -217,6 +221,9 @@ mod simd {
         type R: Copy;
         /// Elements a register holds.
         const WIDTH: usize;
+        /// Rows of a tile: `2 ROWS` accumulators, two registers of `B` and a broadcast
+        /// within the registers (16 with AVX2, 32 with AVX-512), at most [`TILE_ROWS`].
+        const ROWS: usize;
         unsafe fn zero() -> Self::R;
         unsafe fn splat(v: *const Self::E) -> Self::R;
         unsafe fn load(p: *const Self::E) -> Self::R;
@@ -269,7 +276,7 @@ mod simd {
     /// `impl Vector` from the intrinsics of each operation (`$mask(w)`: the mask of the
     /// first `w` lanes, as the masked load and store take it).
     macro_rules! vector {
-        ($name:ident: $e:ty, $r:ty, $width:literal, mask $mask:expr,
+        ($name:ident: $e:ty, $r:ty, $width:literal, rows $rows:literal, mask $mask:expr,
          zero $zero:path, set1 $set1:path, load $load:path, store $store:path,
          add $add:path, fma $fma:path,
          load_first |$lp:ident, $lm:ident| $load_first:expr,
@@ -279,6 +286,7 @@ mod simd {
                 type E = $e;
                 type R = $r;
                 const WIDTH: usize = $width;
+                const ROWS: usize = $rows;
                 #[inline(always)]
                 unsafe fn zero() -> $r {
                     $zero()
@@ -322,28 +330,28 @@ mod simd {
         };
     }
 
-    vector!(F32: f32, __m256, 8, mask mask32,
+    vector!(F32: f32, __m256, 8, rows 6, mask mask32,
         zero _mm256_setzero_ps, set1 _mm256_set1_ps, load _mm256_loadu_ps,
         store _mm256_storeu_ps, add _mm256_add_ps, fma _mm256_fmadd_ps,
         load_first |p, m| _mm256_maskload_ps(p, m),
         store_first |p, m, v| _mm256_maskstore_ps(p, m, v),
         nonzero |v| _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_UQ>(v, _mm256_setzero_ps())) as u32);
 
-    vector!(F64: f64, __m256d, 4, mask mask64,
+    vector!(F64: f64, __m256d, 4, rows 6, mask mask64,
         zero _mm256_setzero_pd, set1 _mm256_set1_pd, load _mm256_loadu_pd,
         store _mm256_storeu_pd, add _mm256_add_pd, fma _mm256_fmadd_pd,
         load_first |p, m| _mm256_maskload_pd(p, m),
         store_first |p, m, v| _mm256_maskstore_pd(p, m, v),
         nonzero |v| _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_NEQ_UQ>(v, _mm256_setzero_pd())) as u32);
 
-    vector!(F32x16: f32, __m512, 16, mask first_lanes,
+    vector!(F32x16: f32, __m512, 16, rows 8, mask first_lanes,
         zero _mm512_setzero_ps, set1 _mm512_set1_ps, load _mm512_loadu_ps,
         store _mm512_storeu_ps, add _mm512_add_ps, fma _mm512_fmadd_ps,
         load_first |p, m| _mm512_maskz_loadu_ps(m, p),
         store_first |p, m, v| _mm512_mask_storeu_ps(p, m, v),
         nonzero |v| u32::from(_mm512_cmp_ps_mask::<_CMP_NEQ_UQ>(v, _mm512_setzero_ps())));
 
-    vector!(F64x8: f64, __m512d, 8, mask first_lanes,
+    vector!(F64x8: f64, __m512d, 8, rows 8, mask first_lanes,
         zero _mm512_setzero_pd, set1 _mm512_set1_pd, load _mm512_loadu_pd,
         store _mm512_storeu_pd, add _mm512_add_pd, fma _mm512_fmadd_pd,
         load_first |p, m| _mm512_maskz_loadu_pd(m as u8, p),
@@ -425,8 +433,8 @@ mod simd {
         }
         // the steps `k` of a tile of rows whose values of `A` are not all zero
         let mut steps: Vec<u32> = Vec::with_capacity(k);
-        for i in (0..m).step_by(TILE_ROWS) {
-            let rows = (m - i).min(TILE_ROWS);
+        for i in (0..m).step_by(V::ROWS) {
+            let rows = (m - i).min(V::ROWS);
             let a = a.add(i * layout.rsa);
             steps.clear();
             let (a, rsa, csa) = if layout.csa == 1 {
@@ -440,8 +448,11 @@ mod simd {
                 for kk in 0..k {
                     let from = a.add(kk * layout.csa);
                     let mut row = [V::E::ZERO; TILE_ROWS];
-                    if layout.rsa == 1 && rows == TILE_ROWS {
-                        row = from.cast::<[V::E; TILE_ROWS]>().read_unaligned();
+                    if layout.rsa == 1 && rows == V::ROWS {
+                        // side by side: a copy of a constant length
+                        for (r, v) in row.iter_mut().enumerate().take(V::ROWS) {
+                            *v = *from.add(r);
+                        }
                     } else {
                         for (r, v) in row.iter_mut().enumerate().take(rows) {
                             *v = *from.add(r * layout.rsa);
@@ -482,6 +493,8 @@ mod simd {
                     };
                 }
                 match rows {
+                    8 => tile!(8),
+                    7 => tile!(7),
                     6 => tile!(6),
                     5 => tile!(5),
                     4 => tile!(4),
@@ -651,13 +664,16 @@ mod tests {
         if !has_fma() {
             return;
         }
-        // zero columns of `a` in some tiles of rows (all six rows, or the short last tile's),
-        // a -0.0 among them, and a zero column in only some rows of a tile (not skipped)
+        // zero columns of `a` in some tiles of rows (the first tile's rows with either
+        // height, 6 or 8; the short last tile's, 12..15 or 8..15), a -0.0 among them, and a
+        // zero column in only some rows of a tile (not skipped)
         let (m, k, n) = (15, 21, 19);
         let mut a = values(m, k, 4);
         for kk in [0, 3, 4, 5, 8, 9, 10, 11, 12, 20] {
-            a.slice_mut(ndarray::s![0..6, kk]).fill(0.0);
-            a.slice_mut(ndarray::s![12..15, kk]).fill(0.0);
+            a.slice_mut(ndarray::s![0..8, kk]).fill(0.0);
+        }
+        for kk in [3, 4, 11, 20] {
+            a.slice_mut(ndarray::s![8..15, kk]).fill(0.0);
         }
         a[[2, 3]] = -0.0;
         a.slice_mut(ndarray::s![6..9, 7]).fill(0.0);
