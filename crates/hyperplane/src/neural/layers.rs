@@ -265,7 +265,7 @@ const FETCH_AHEAD: usize = 16;
 /// Asks the memory for the cache lines of `row` into the second-level cache (a prefetch:
 /// it reads nothing and cannot fault); nothing on other processors or for a strided row.
 #[inline(always)]
-fn fetch<S>(row: ArrayView1<S>) {
+pub(crate) fn fetch<S>(row: ArrayView1<S>) {
     #[cfg(target_arch = "x86_64")]
     if let Some(values) = row.as_slice() {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
