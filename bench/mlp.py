@@ -22,7 +22,9 @@ What it does:
   (it then keeps weights, activations and products in float32). Ratios are at the same
   precision (f64 against float64, f32 against float32) and against scikit-learn's float64.
 - The time of an epoch, for each tool, as (time of E epochs - time of 1 epoch) / (E - 1),
-  so that reading, setup and the final report cancel out.
+  so that reading, setup and the final report cancel out: from the medians of the runs,
+  and, paired, from each repeat's own runs (the tools alternate within a repeat, so the
+  ratio of a repeat is measured in the same minutes; their median and range are shown).
 - Both on all cores (2 here; scikit-learn through OpenBLAS's threads) and on one thread
   (RAYON_NUM_THREADS=1 / OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=1).
 - L-BFGS on digits (hidden=100, 200 iterations at most, tol 1e-4: scikit-learn's defaults).
@@ -193,8 +195,9 @@ def main():
     print("Ratios compare each tool with scikit-learn in the same precision (float64 rows with its "
           "default, float32 rows with float32 input), and with scikit-learn's default float64.\n")
     print("| data | threads | tool | seconds, 1 epoch | seconds, all epochs | seconds per epoch "
-          "| per epoch vs scikit-learn, same precision | vs scikit-learn float64 | peak RSS MiB | test accuracy |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| per epoch vs scikit-learn, same precision | same, paired: median (range) "
+          "| vs scikit-learn float64 | peak RSS MiB | test accuracy |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in sets:
         data = files[name]
         for threads in (2, 1):
@@ -208,9 +211,15 @@ def main():
                         rss[k], acc[k] = max(rss.get(k, 0), r), a
             m = {k: statistics.median(v) for k, v in t.items()}
             per = {k: (m[k + "E"] - m[k + "1"]) / (args.epochs - 1) for k in TOOLS}
+            # each repeat's tools ran within the same minute or two: the ratio of a repeat's
+            # epochs is less exposed to the machine's drift than the ratio of medians
+            each = {k: [(e - o) / (args.epochs - 1) for o, e in zip(t[k + "1"], t[k + "E"])] for k in TOOLS}
             for k, (_, _, peer, tool) in TOOLS.items():
+                paired = sorted(p / q for p, q in zip(each[peer], each[k]))
                 print(f"| {name} | {threads} | {tool} | {m[k + '1']:.2f} | {m[k + 'E']:.2f} | {per[k]:.3f} "
-                      f"| {per[peer] / per[k]:.2f}x | {per['sk'] / per[k]:.2f}x | {rss[k]:.0f} | {acc[k]:.4f} |")
+                      f"| {per[peer] / per[k]:.2f}x | {statistics.median(paired):.2f}x "
+                      f"({paired[0]:.2f}-{paired[-1]:.2f}) | {per['sk'] / per[k]:.2f}x | {rss[k]:.0f} "
+                      f"| {acc[k]:.4f} |")
     # scikit-learn's L-BFGS has no float32 path (scipy's optimiser holds the weights in float64,
     # so its coefs_ and products are float64 whatever X is): every row is against its float64.
     lbfgs = {k: v for k, v in TOOLS.items() if k != "sk32"}
