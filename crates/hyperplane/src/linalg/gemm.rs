@@ -44,8 +44,9 @@
 //! 256-bit halves (AMD Zen 4) then spend half the multiply-adds on them: on Zen 4 the
 //! forward product of a batch (104 x 784 x 100, `f32`) took 1-5% less time and its weight
 //! gradient 5% less. (AVX2's masked load, `vmaskmovps`, is slow there: the same tile with
-//! it took 26-30% longer than the 512-bit one.) Each element is still the one fused sum in the order `k`, so either width gives
-//! the same bits (a model trained with either tile is the same model).
+//! it took 26-30% longer than the 512-bit one.) Each element is still the one fused sum in
+//! the order `k`, so either width gives the same bits (a model trained with either tile is
+//! the same model).
 //! On an Intel Xeon with two 512-bit multiply-add units, a Fashion-MNIST epoch (`f32`, 2
 //! threads) took 0.240 s against 0.343 s with the AVX2 tile (medians of 5 alternating
 //! pairs; 1 thread 0.427 against 0.550 s; `f64` 0.450 against 0.546 s).

@@ -542,13 +542,10 @@ fn balanced(sorted: &[usize], key: impl Fn(usize) -> u64) -> Vec<usize> {
     let full = n / TILE_ROWS;
     let tiles: Vec<&[usize]> = sorted.chunks(TILE_ROWS).collect();
     let cost = |tile: &[usize]| {
-        let spans = tile.iter().map(|&i| key(i)).filter(|&k| k != u64::MAX);
-        let (first, last) = spans.clone().fold((u64::MAX, 0), |(f, l), k| {
-            (f.min(k >> 32), l.max(k & u64::from(u32::MAX)))
+        let spans = tile.iter().filter_map(|&i| span_of_key(key(i)));
+        let (first, last, sum) = spans.fold((u64::MAX, 0, 0), |(f, l, sum), (first, last)| {
+            (f.min(first), l.max(last), sum + last - first + 1)
         });
-        let sum: u64 = spans
-            .map(|k| (k & u64::from(u32::MAX)) - (k >> 32) + 1)
-            .sum();
         sum + if first <= last {
             TILE_ROWS as u64 * (last - first + 1)
         } else {
@@ -588,6 +585,11 @@ fn zero_span(row: ArrayView1<f64>) -> u64 {
         (Some(f), Some(l)) => (f as u64) << 32 | l as u64,
         _ => u64::MAX,
     }
+}
+
+/// The first and last nonzero columns of a [`zero_span`] key (`None`: a row of zeros).
+fn span_of_key(key: u64) -> Option<(u64, u64)> {
+    (key != u64::MAX).then_some((key >> 32, key & u64::from(u32::MAX)))
 }
 
 /// `to_i = f(from_i)`, in parallel over fixed chunks.
@@ -992,6 +994,8 @@ mod tests {
         assert_eq!(key(&[5.0]), 0);
         assert_eq!(key(&[0.0, -0.0]), u64::MAX);
         assert!(key(&[0.0, 1.0, 0.0]) < key(&[0.0, 0.0, 1.0]));
+        assert_eq!(span_of_key(key(&[0.0, 1.0, 0.0, -2.0, 0.0])), Some((1, 3)));
+        assert_eq!(span_of_key(key(&[0.0, -0.0])), None);
     }
 
     /// Tiles dealt to the groups: whole tiles of the sorted rows, each row once, the short
