@@ -582,11 +582,14 @@ mod simd {
             _ => 0,
         };
         let mut packed: Vec<V::R> = Vec::new();
-        if per > 0 {
+        if let Some(lanes) = V::WIDTH.checked_div(per) {
+            packed.reserve(k);
             let from = b.add(n - tail);
-            packed.extend(
-                (0..k).map(|kk| V::load_spread(from.add(kk * layout.rsb), tail, V::WIDTH / per)),
-            );
+            // a loop, not a closure: the closure would be compiled without AVX-512 and call
+            // each intrinsic
+            for kk in 0..k {
+                packed.push(V::load_spread(from.add(kk * layout.rsb), tail, lanes));
+            }
         }
         // the steps `k` of a tile of rows whose values of `A` are not all zero
         let mut steps: Vec<u32> = Vec::with_capacity(k);
