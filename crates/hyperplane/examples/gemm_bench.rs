@@ -13,6 +13,8 @@
 //! step skipped). Prints microseconds a product and multiply-adds a second, counting the
 //! skipped steps as done.
 
+mod npy;
+
 use std::time::Instant;
 
 use hyperplane::linalg::gemm::product;
@@ -27,26 +29,18 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = args.first().expect("DATA.npy");
     let m: usize = args.get(1).map_or(104, |v| v.parse().expect("ROWS"));
-    let bytes = std::fs::read(path).expect("DATA.npy readable");
-    let header = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
-    let values: Vec<f64> = bytes[10 + header..]
-        .chunks_exact(8)
-        .take((FEATURES + 1) * 4000)
-        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
-        .collect();
-    let data = Array2::from_shape_vec((4000, FEATURES + 1), values).expect("4,000 rows");
+    let data = npy::read_f64_matrix(path);
+    assert!(
+        data.nrows() >= 4000 && data.ncols() > FEATURES,
+        "4,000 rows of 784 features"
+    );
     let mut rows: Vec<usize> = (0..m).map(|i| (i * 2_654_435_761) % 4000).collect();
     if args.iter().any(|a| a == "sorted") {
-        let nonzero = |i: usize| {
-            data.row(i)
-                .iter()
-                .take(FEATURES)
-                .map(|&v| v != 0.0)
-                .collect::<Vec<_>>()
-        };
-        rows.sort_by_key(|&i| {
-            let nz = nonzero(i);
-            (nz.iter().position(|&b| b), nz.iter().rposition(|&b| b))
+        rows.sort_by_cached_key(|&i| {
+            let row = data.row(i);
+            let features = &row.as_slice().expect("C order")[..FEATURES];
+            let first = features.iter().position(|&v| v != 0.0);
+            (first, features.iter().rposition(|&v| v != 0.0))
         });
     }
     let shift = if args.iter().any(|a| a == "dense") {

@@ -8,6 +8,8 @@
 //! `DATA.npy`: a float64 array of rows whose last column is the class (bench/mlp.py leaves
 //! `fashion_train.csv.npy` in its cache); `DTYPE`: `f64` or `f32`.
 
+mod npy;
+
 use std::time::Instant;
 
 use hyperplane::data::{Dataset, Features};
@@ -15,27 +17,15 @@ use hyperplane::neural::Mlp;
 use hyperplane::param::Params;
 use hyperplane::threads::Threads;
 use hyperplane::Fit;
-use ndarray::{s, Array2};
+use ndarray::s;
 
 fn main() {
     hyperplane::memory::keep_freed_memory();
     let args: Vec<String> = std::env::args().collect();
-    let bytes = std::fs::read(&args[1]).unwrap();
-    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
-    let header = std::str::from_utf8(&bytes[10..10 + header_len]).unwrap();
-    let shape = &header[header.find("'shape': (").unwrap() + 10..];
-    let dims: Vec<usize> = shape[..shape.find(')').unwrap()]
-        .split(',')
-        .filter(|t| !t.trim().is_empty())
-        .map(|t| t.trim().parse().unwrap())
-        .collect();
-    let values: Vec<f64> = bytes[10 + header_len..]
-        .chunks_exact(8)
-        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    let a = Array2::from_shape_vec((dims[0], dims[1]), values).unwrap();
-    let x = a.slice(s![.., ..dims[1] - 1]).to_owned();
-    let y: Vec<f64> = a.column(dims[1] - 1).to_vec();
+    let a = npy::read_f64_matrix(&args[1]);
+    let dims = a.dim();
+    let x = a.slice(s![.., ..dims.1 - 1]).to_owned();
+    let y: Vec<f64> = a.column(dims.1 - 1).to_vec();
     let data = Dataset::from_f64_labels(Features::from(x), &y).unwrap();
     let threads: usize = args[2].parse().unwrap();
     for epochs in &args[4..] {

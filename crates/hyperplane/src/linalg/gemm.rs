@@ -40,7 +40,8 @@
 //! On processors with AVX-512F the tile runs in 512-bit registers, twice the columns a
 //! step and 8 rows; columns past a multiple of 32 (`f32`) or 16 (`f64`) that fit in half a
 //! register (Fashion-MNIST's 100 hidden units are 3 x 32 + 4) take a 256-bit one, with
-//! AVX-512VL's masked loads and stores. Processors that run a 512-bit operation as two
+//! AVX-512VL's masked loads and stores (in tiles of fewer than 8 rows since the registers
+//! shared by rows below; measured here before them). Processors that run a 512-bit operation as two
 //! 256-bit halves (AMD Zen 4) then spend half the multiply-adds on them: on Zen 4 the
 //! forward product of a batch (104 x 784 x 100, `f32`) took 1-5% less time and its weight
 //! gradient 5% less. (AVX2's masked load, `vmaskmovps`, is slow there: the same tile with
@@ -768,29 +769,20 @@ mod simd {
                 blended[g] = if q == 0 {
                     ar
                 } else {
-                    V::blend(blended[g], ar, lane_group(q, lanes))
+                    V::blend(blended[g], ar, lane_mask(q * lanes, lanes))
                 };
             }
             for (tacc, &blended) in tacc.iter_mut().zip(&blended).take(groups) {
                 *tacc = V::fma(blended, bt, *tacc);
             }
         });
-        for (r, acc) in acc.iter().enumerate() {
-            let c = c.add(r * layout.rsc);
-            for (v, &x) in acc.iter().enumerate() {
-                let c = c.add(v * V::WIDTH);
-                let x = if layout.accumulate {
-                    V::add(x, V::load(c))
-                } else {
-                    x
-                };
-                V::store(c, x);
-            }
+        store_tile::<V, R, 2, false>(&acc, c, [V::WIDTH; 2], layout);
+        for r in 0..R {
             // row `r`'s lanes of its group's register, stored from where lane 0 would go
             // (the lanes before are masked: nothing there is read or written)
             let q = r % PER;
-            let mask = ((1u32 << tail.width) - 1) << (q * lanes);
-            let at = c.add(2 * V::WIDTH).wrapping_sub(q * lanes);
+            let mask = lane_mask(q * lanes, tail.width);
+            let at = c.add(r * layout.rsc + 2 * V::WIDTH).wrapping_sub(q * lanes);
             let mut x = tacc[r / PER];
             if layout.accumulate {
                 x = V::add(x, V::load_lanes(at, mask));
@@ -817,10 +809,10 @@ mod simd {
         }
     }
 
-    /// The mask of lane group `q` of `lanes` lanes each.
+    /// The mask of `count` lanes from lane `first`.
     #[inline(always)]
-    fn lane_group(q: usize, lanes: usize) -> u32 {
-        ((1u32 << lanes) - 1) << (q * lanes)
+    fn lane_mask(first: usize, count: usize) -> u32 {
+        ((1u32 << count) - 1) << first
     }
 
     /// A tile's rows of `A`: element `(r, k)` at `a + r rsa + k csa`.
@@ -867,6 +859,18 @@ mod simd {
                 }
             }
         });
+        store_tile::<V, R, N, MASKED>(&acc, c, widths, layout);
+    }
+
+    /// A tile's `R` rows of `C` from `c`: its accumulators plus `beta c`, register `v` of
+    /// a row on `widths[v]` columns when `MASKED`, else whole.
+    #[inline(always)]
+    unsafe fn store_tile<V: Vector, const R: usize, const N: usize, const MASKED: bool>(
+        acc: &[[V::R; N]; R],
+        c: *mut V::E,
+        widths: [usize; 2],
+        layout: &Layout,
+    ) {
         for (r, acc) in acc.iter().enumerate() {
             for (v, &x) in acc.iter().enumerate() {
                 let c = c.add(r * layout.rsc + v * V::WIDTH);
