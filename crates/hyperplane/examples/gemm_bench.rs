@@ -1,4 +1,4 @@
-//! The two products of a Fashion-MNIST batch's group through `linalg::gemm`, on the calling
+//! The two products of a Fashion-MNIST batch's group through `hyperplane_kernels::gemm`, on the calling
 //! thread: the forward product `X W` (rows x 784 x 100) and the weight gradient `X^T D`
 //! (784 x rows x 100), `f32`, the median of 5 rounds of 3,000 products each.
 //!
@@ -17,7 +17,7 @@ mod npy;
 
 use std::time::Instant;
 
-use hyperplane::linalg::gemm::product;
+use hyperplane_kernels::gemm::product;
 use ndarray::Array2;
 
 /// The features of an image.

@@ -172,6 +172,7 @@
 pub mod bayes;
 pub mod check;
 pub mod data;
+#[cfg(feature = "corpus")]
 pub mod datasets;
 pub mod error;
 pub mod estimator;
@@ -186,6 +187,7 @@ pub mod optim;
 pub mod param;
 pub mod persist;
 pub mod pipeline;
+#[cfg(feature = "plot")]
 pub mod plot;
 pub mod progress;
 pub mod rng;

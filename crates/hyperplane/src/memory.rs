@@ -129,12 +129,7 @@ pub fn check_bytes(what: impl FnOnce() -> String, bytes: Option<u64>) -> Result<
 /// kept memory is what the next step reuses. Call once at start (the command line does); a
 /// no-op where the C library is not glibc.
 pub fn keep_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets allocator parameters; called before threads allocate.
-    unsafe {
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 256 << 20);
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
-    }
+    hyperplane_kernels::os::keep_freed_memory();
 }
 
 #[cfg(test)]

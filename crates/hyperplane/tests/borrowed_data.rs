@@ -3,8 +3,6 @@
 //! column-major dense view, while a counting allocator records the most memory allocated
 //! at once. A learner that copied the matrix would allocate at least its size.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use hyperplane::data::{CsrView, Dataset, Features, Label};
@@ -13,44 +11,14 @@ use hyperplane::neural::MlpModel;
 use hyperplane::pipeline::{registry, Learner, Model};
 use hyperplane::svm::{SupportVectors, SvmModel};
 use hyperplane::{Classifier, Params};
+use hyperplane_kernels::alloc::Counting;
 use ndarray::{Array2, ShapeBuilder};
-
-/// The system allocator, counting the bytes live now and the most live since a reset.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the system allocator.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(p, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
 /// Held by each test throughout: the counters are global, and tests run at once.
 static MEASURING: Mutex<()> = Mutex::new(());
-
-/// The most bytes allocated at once while `f` runs, beyond those live when it started.
-fn extra_peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = LIVE.load(Ordering::Relaxed);
-    PEAK.store(start, Ordering::Relaxed);
-    let out = f();
-    (out, PEAK.load(Ordering::Relaxed).saturating_sub(start))
-}
 
 /// A sparse matrix of `rows` rows of counts 1..=3 in `cols` columns (about `per_row`
 /// drawn per row), as scipy's three arrays, with labels and real targets from a linear rule.
@@ -157,9 +125,9 @@ fn copying_kinds<'a>(
         }
         let y = y.slice(ndarray::s![..n, ..]).to_owned();
         let data = dataset(x.clone(), &labels[..n], &y, info.task);
-        let (model, fit_bytes) = extra_peak(|| learner.fit(&data).unwrap());
+        let (model, fit_bytes) = Counting::extra_peak(|| learner.fit(&data).unwrap());
         let kept = support_vector_bytes(&model) + optimiser_state_bytes(&model);
-        let (_, predict_bytes) = extra_peak(|| match info.task {
+        let (_, predict_bytes) = Counting::extra_peak(|| match info.task {
             Task::Classifier | Task::Novelty => model.predict_index(&x).unwrap().len(),
             Task::Regressor => model.predict_values(&x).unwrap().len(),
         });

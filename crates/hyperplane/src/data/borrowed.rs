@@ -12,67 +12,20 @@
 
 use std::fmt::Debug;
 
-use crate::data::matrix::{sparse_kernels, CsrMatrix, Features, RowAccess};
-use crate::error::{Error, Result};
+use hyperplane_kernels::csr::{ColumnVec, Columns, Index, Value};
 
-pub(crate) mod sealed {
-    /// A stored column index (or row pointer) as the kernels read it.
-    pub trait Index: Copy + Send + Sync + std::fmt::Debug + PartialEq + 'static {
-        /// The index as `usize`; only called on indices checked by [`Index::checked`].
-        fn get(self) -> usize;
-        /// The index as `usize`, or `None` when negative.
-        fn checked(self) -> Option<usize>;
-    }
-    /// A stored value as the kernels read it.
-    pub trait Value: Copy + Send + Sync + std::fmt::Debug + PartialEq + 'static {
-        /// The value, widened to `f64`.
-        fn get(self) -> f64;
-    }
-    impl Index for u32 {
-        #[inline(always)]
-        fn get(self) -> usize {
-            self as usize
-        }
-        fn checked(self) -> Option<usize> {
-            Some(self as usize)
-        }
-    }
-    macro_rules! signed {
-        ($($t:ty),*) => {$(
-            impl Index for $t {
-                #[inline(always)]
-                fn get(self) -> usize {
-                    self as usize
-                }
-                fn checked(self) -> Option<usize> {
-                    usize::try_from(self).ok()
-                }
-            }
-        )*};
-    }
-    signed!(i32, i64);
-    impl Value for f64 {
-        #[inline(always)]
-        fn get(self) -> f64 {
-            self
-        }
-    }
-    impl Value for f32 {
-        #[inline(always)]
-        fn get(self) -> f64 {
-            f64::from(self)
-        }
-    }
-}
+use crate::data::csr::{select_rows, CsrMatrix};
+use crate::data::rows::{find_stored, Csr, RowAccess};
+use crate::error::{Error, Result};
 
 /// The integer types a borrowed CSR may use for `indptr` and `indices`: scipy's `int32`
 /// and `int64`.
-pub trait CsrIndex: sealed::Index {}
+pub trait CsrIndex: Index {}
 impl CsrIndex for i32 {}
 impl CsrIndex for i64 {}
 
 /// The value types a borrowed CSR may hold: `f64`, and `f32` (widened on reading, exactly).
-pub trait CsrValue: sealed::Value {}
+pub trait CsrValue: Value {}
 impl CsrValue for f64 {}
 impl CsrValue for f32 {}
 
@@ -90,9 +43,9 @@ impl CsrValue for f32 {}
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CsrView<'a, I, V> {
-    n_cols: usize,
     indptr: &'a [I],
-    indices: &'a [I],
+    /// The column indices, each checked below the number of columns (which it holds).
+    indices: Columns<'a, I>,
     data: &'a [V],
 }
 
@@ -159,8 +112,10 @@ impl<'a, I: CsrIndex, V: CsrValue> CsrView<'a, I, V> {
                 indices.len()
             ));
         }
+        // every row's indices were found in range above
+        let indices = Columns::new(n_cols, indices)
+            .map_err(|e| Error::data(format!("borrowed CSR matrix: {e}")))?;
         Ok(CsrView {
-            n_cols,
             indptr,
             indices,
             data,
@@ -170,13 +125,19 @@ impl<'a, I: CsrIndex, V: CsrValue> CsrView<'a, I, V> {
     /// Column indices and values of row `i`.
     #[inline]
     pub fn row(&self, i: usize) -> (&'a [I], &'a [V]) {
+        let (columns, values) = self.columns_of(i);
+        (columns.indices(), values)
+    }
+
+    /// Row `i`'s checked column indices and its values.
+    #[inline(always)]
+    fn columns_of(&self, i: usize) -> (Columns<'a, I>, &'a [V]) {
         let (a, b) = (self.indptr[i].get(), self.indptr[i + 1].get());
-        (&self.indices[a..b], &self.data[a..b])
+        (self.indices.slice(a..b), &self.data[a..b])
     }
 }
 
-// SAFETY: `CsrView::new` checked every stored index `< n_cols`.
-unsafe impl<I: CsrIndex, V: CsrValue> sparse_kernels::Csr for CsrView<'_, I, V> {
+impl<I: CsrIndex, V: CsrValue> Csr for CsrView<'_, I, V> {
     type Index = I;
     type Value = V;
     type Pointer = I;
@@ -184,11 +145,11 @@ unsafe impl<I: CsrIndex, V: CsrValue> sparse_kernels::Csr for CsrView<'_, I, V> 
         self.indptr.len() - 1
     }
     fn cols(&self) -> usize {
-        self.n_cols
+        self.indices.n_cols()
     }
     #[inline(always)]
-    fn stored_row(&self, i: usize) -> (&[I], &[V]) {
-        self.row(i)
+    fn stored_row(&self, i: usize) -> (Columns<'_, I>, &[V]) {
+        self.columns_of(i)
     }
     fn row_pointers(&self) -> &[I] {
         self.indptr
@@ -202,9 +163,8 @@ unsafe impl<I: CsrIndex, V: CsrValue> sparse_kernels::Csr for CsrView<'_, I, V> 
 /// learners read the very same `f64`s (and fit the very same models) in less memory.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CsrMatrix32 {
-    n_cols: usize,
     indptr: Vec<i32>,
-    indices: Vec<i32>,
+    indices: ColumnVec<i32>,
     data: Vec<f32>,
 }
 
@@ -212,8 +172,9 @@ impl CsrMatrix32 {
     /// Builds the matrix from its parts, checking every invariant as [`CsrView::new`] does.
     pub fn new(n_cols: usize, indptr: Vec<i32>, indices: Vec<i32>, data: Vec<f32>) -> Result<Self> {
         CsrView::new(n_cols, &indptr, &indices, &data)?;
+        let indices = ColumnVec::from_vec(n_cols, indices)
+            .map_err(|e| Error::data(format!("borrowed CSR matrix: {e}")))?;
         Ok(CsrMatrix32 {
-            n_cols,
             indptr,
             indices,
             data,
@@ -223,35 +184,10 @@ impl CsrMatrix32 {
     /// The matrix, lent (its invariants were checked when it was built).
     pub fn view(&self) -> CsrView<'_, i32, f32> {
         CsrView {
-            n_cols: self.n_cols,
             indptr: &self.indptr,
-            indices: &self.indices,
+            indices: self.indices.as_columns(),
             data: &self.data,
         }
-    }
-}
-
-/// Features a reader built and owns: any [`Features`], or a [`CsrMatrix32`] lent as one.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OwnedFeatures {
-    /// A matrix of its own.
-    Features(Features<'static>),
-    /// A compact CSR matrix, lent to whoever reads it.
-    Csr32(CsrMatrix32),
-}
-
-impl OwnedFeatures {
-    /// Runs `f` on the features (a compact matrix lent for the call).
-    pub fn lend<R>(self, f: impl FnOnce(Features<'_>) -> R) -> R {
-        match self {
-            OwnedFeatures::Features(x) => f(x),
-            OwnedFeatures::Csr32(m) => f(m.view().into()),
-        }
-    }
-
-    /// The features as a matrix of their own (a compact one copied, values as `f64`).
-    pub fn into_features(self) -> Features<'static> {
-        self.lend(|x| x.into_owned())
     }
 }
 
@@ -287,11 +223,6 @@ macro_rules! from_view {
                 CsrRef::$variant(v)
             }
         }
-        impl<'a> From<CsrView<'a, $i, $v>> for Features<'a> {
-            fn from(v: CsrView<'a, $i, $v>) -> Self {
-                Features::SparseView(CsrRef::$variant(v))
-            }
-        }
     )*};
 }
 from_view! {
@@ -309,12 +240,12 @@ impl CsrRef<'_> {
 
     /// The first stored value with `bad(v)`, as `(row, column, value)`.
     pub(crate) fn find_stored(&self, bad: impl Fn(f64) -> bool) -> Option<(usize, usize, f64)> {
-        each_view!(self, |v| sparse_kernels::find_stored(v, bad))
+        each_view!(self, |v| find_stored(v, bad))
     }
 
     /// The rows `rows` (in that order, repeats allowed) as an owned matrix of `f64`.
     pub fn select_rows(&self, rows: &[usize]) -> CsrMatrix {
-        each_view!(self, |v| sparse_kernels::select_rows(v, rows))
+        each_view!(self, |v| select_rows(v, rows))
     }
 
     /// An owned copy (the same entries, values as `f64`).
@@ -414,8 +345,8 @@ mod tests {
         }
         let compact = CsrMatrix32::new(5, p32.clone(), i32s.clone(), f32s.clone()).unwrap();
         assert_eq!(CsrRef::from(compact.view()), views[1]);
-        let lent = OwnedFeatures::Csr32(compact).into_features();
-        assert_eq!(lent, Features::Sparse(owned.clone()));
+        let lent = crate::data::OwnedFeatures::Csr32(compact).into_features();
+        assert_eq!(lent, crate::data::Features::Sparse(owned.clone()));
         let e = CsrMatrix32::new(4, p32.clone(), i32s.clone(), f32s).unwrap_err();
         assert!(e.to_string().contains("column index 4"), "{e}");
         let bad = [1.0f32, f32::NAN, 0.0, 1.0, 2.0];

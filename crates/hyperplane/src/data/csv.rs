@@ -504,9 +504,6 @@ struct Records<'a> {
     input: &'a [u8],
     /// The input ends the file, so a last record needs no terminator.
     at_eof: bool,
-    /// The whole input is UTF-8, so every field is (they are its bytes less ASCII quotes
-    /// and spaces).
-    utf8: bool,
     /// Where the next record (or blank line) starts.
     pos: usize,
     /// Newlines before `pos`.
@@ -533,7 +530,6 @@ impl<'a> Records<'a> {
             core,
             input,
             at_eof,
-            utf8: std::str::from_utf8(input).is_ok(),
             pos: 0,
             newlines: 0,
             partial: false,
@@ -606,16 +602,10 @@ impl<'a> Records<'a> {
         self.fields[from..self.ends[j]].trim_ascii()
     }
 
-    /// Field `j` of the current record as text, if it is UTF-8.
+    /// Field `j` of the current record as text, if it is UTF-8 (checked field by field: a
+    /// field is short, and the check of ASCII bytes runs a word at a time).
     fn text(&self, j: usize) -> Option<&str> {
-        let field = self.field(j);
-        if self.utf8 {
-            // SAFETY: a field is made of the input's bytes less some ASCII bytes (quotes,
-            // surrounding whitespace), and removing ASCII bytes from UTF-8 leaves UTF-8
-            Some(unsafe { std::str::from_utf8_unchecked(field) })
-        } else {
-            std::str::from_utf8(field).ok()
-        }
+        std::str::from_utf8(self.field(j)).ok()
     }
 
     /// The first field of the current record holding a NUL byte.

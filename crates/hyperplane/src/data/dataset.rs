@@ -5,8 +5,8 @@ use std::sync::{Arc, OnceLock};
 
 use ndarray::{Array2, ArrayView2};
 
+use crate::data::features::Features;
 use crate::data::labels::{self, Label};
-use crate::data::matrix::Features;
 use crate::error::{Error, Result};
 
 /// Features with one target per row: a class label, encoded once, or (for regressors,

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::data::features::Features;
 use crate::data::labels::Label;
-use crate::data::matrix::Features;
 use crate::error::{Error, Result};
 use crate::text::vocabulary::TermIndex;
 

@@ -21,8 +21,10 @@ use std::path::Path;
 
 use crate::data::input::{LabelledInput, RawInput};
 use crate::data::labels::Label;
-use crate::data::matrix::{large_buffer, CsrMatrix, Features};
+use hyperplane_kernels::os::large_buffer;
+
 use crate::data::Dataset;
+use crate::data::{CsrMatrix, Features};
 use crate::error::{Error, Result};
 
 /// Reads a LIBSVM / SVMlight file into a sparse matrix and its labels (if it has them),

@@ -25,13 +25,13 @@
 //!   Jacobi SVD is `O(p^3)` per sweep and the pivoted QR recomputes column norms.
 //!   For large square matrices, use a full linear-algebra library (faer, LAPACK).
 //! - Kernels are safe Rust on contiguous slices, vectorised by the compiler for the
-//!   build's target features (`-C target-cpu=native` gives AVX2/FMA), except [`gemm`],
-//!   the neural network's products, written for AVX2/FMA registers (chosen at run time).
+//!   build's target features (`-C target-cpu=native` gives AVX2/FMA). The neural network's
+//!   products run on register tiles written for AVX2/FMA and AVX-512 (chosen at run time),
+//!   in `hyperplane_kernels::gemm`.
 //! - Results of [`tall_r`] do not depend on the thread count (fixed chunks, merged in order).
 
 mod cholesky;
 mod cod;
-pub mod gemm;
 mod gram;
 mod householder;
 mod lsqr;

@@ -20,8 +20,6 @@
 //! `sum_i w_i dl_i/dparams`; the groups' gradients are then added in group order
 //! (`complete`), so the bits do not depend on the number of threads.
 
-use std::mem::MaybeUninit;
-
 use ndarray::{s, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -29,9 +27,10 @@ use serde::{Deserialize, Serialize};
 use super::activation::{Activation, Output};
 use super::layers::{fetch, gather, mat_mul, row_blocks, InputRows, Layout, TILE_ROWS};
 use super::precision::{Dtype, Kept, KeptEach, Real};
-use super::stochastic::{with_widest, Step, StepRule};
+use super::stochastic::{Step, StepRule};
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
+use hyperplane_kernels::simd::with_widest;
 
 /// A network's shape and units: what the flat parameter vector means.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,14 +92,14 @@ fn block_input<'b, 'x, T: Real>(
     x: &'b Features<'x>,
     x32: Option<&'b RowsInF32>,
     rows: &'b [usize],
-    buffer: &'b mut Array2<MaybeUninit<T>>,
+    buffer: &'b mut Array2<T>,
 ) -> InputRows<'b, 'x, T> {
     if let Some(input) = InputRows::borrowed(x, rows) {
         return input;
     }
     let m = rows.len();
     if buffer.nrows() < m || buffer.ncols() != x.n_cols() {
-        *buffer = Array2::uninit((m, x.n_cols()));
+        *buffer = Array2::zeros((m, x.n_cols()));
     }
     let out = buffer.slice_mut(s![..m, ..]);
     match (x32, x) {
@@ -108,9 +107,8 @@ fn block_input<'b, 'x, T: Real>(
         (None, Features::Dense(x)) => gather(|i| x.row(i), rows, out),
         (None, _) => unreachable!("sparse rows are read in place"),
     }
-    let buffer: &'b Array2<MaybeUninit<T>> = buffer;
-    // SAFETY: `gather` wrote every element of the first `m` rows.
-    InputRows::Dense(unsafe { buffer.slice(s![..m, ..]).assume_init() }.into())
+    let buffer: &'b Array2<T> = buffer;
+    InputRows::Dense(buffer.slice(s![..m, ..]).into())
 }
 
 impl Network {
@@ -136,7 +134,7 @@ impl Network {
     ) -> f64 {
         let size = rows.len().div_ceil(rows.len().div_ceil(PART_ROWS).max(1));
         let (mut acts, mut deltas) = (self.activations(size), self.activations(size));
-        let mut buffer = Array2::uninit((0, 0));
+        let mut buffer = Array2::zeros((0, 0));
         let mut losses = vec![0.0; size];
         let mut loss = 0.0;
         for (k, part) in rows.chunks(size.max(1)).enumerate() {
@@ -264,7 +262,7 @@ impl Network {
         let size = row_blocks(rows.len()).min(PREDICT_CHUNK);
         let blocks: Vec<_> = out.axis_chunks_iter_mut(Axis(0), size).collect();
         (blocks.into_par_iter().zip(rows.par_chunks(size))).for_each(|(mut out, rows)| {
-            let mut buffer = Array2::uninit((0, 0));
+            let mut buffer = Array2::zeros((0, 0));
             let input = block_input(x, None, rows, &mut buffer);
             let mut acts = self.activations(rows.len());
             let mut views: Vec<_> = acts.iter_mut().map(|a| a.view_mut()).collect();
@@ -486,7 +484,7 @@ impl RowsInF32 {
 /// A batch whose rows are gathered goes through the passes in the order of these keys
 /// (ties in the batch's order): rows whose values start and end at the same features tend
 /// to share their zeros, so the forward product's tiles of rows find more features where
-/// all their rows are zero and skip them ([`gemm`](crate::linalg::gemm)). On Fashion-MNIST
+/// all their rows are zero and skip them (`hyperplane_kernels::gemm`). On Fashion-MNIST
 /// batches of 200 rows, a tile of 6 rows skips 17% of its steps in a random order and 32%
 /// in this one; a tile of 8 rows (AVX-512) 13% and 28%. The tiles of 8 rows are then dealt
 /// to the batch's groups so that each has about the same work ([`balanced`]). The batch's

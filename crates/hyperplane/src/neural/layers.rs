@@ -9,8 +9,6 @@
 //! Glorot     W_l, b_l ~ U(-r, r),  r = sqrt(f / (n_{l-1} + n_l)),  f = 2 for sigmoid units, else 6
 //! ```
 
-use std::mem::MaybeUninit;
-
 use ndarray::{ArrayView1, ArrayView2, ArrayViewMut2, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
@@ -18,9 +16,10 @@ use super::activation::Activation;
 use super::precision::Real;
 use crate::data::{Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::linalg::gemm;
 use crate::rng::Rng;
 use crate::with_rows;
+use hyperplane_kernels::gemm;
+use hyperplane_kernels::prefetch;
 
 /// The sizes of a network's layers, input and output included.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -239,7 +238,7 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
 pub fn gather<'o, 'x, S: Real, T: Real>(
     row: impl Fn(usize) -> ArrayView1<'x, S>,
     rows: &[usize],
-    mut out: ArrayViewMut2<'o, MaybeUninit<T>>,
+    mut out: ArrayViewMut2<'o, T>,
 ) {
     assert_eq!(out.nrows(), rows.len(), "one row of `out` per index");
     for &i in rows.iter().take(FETCH_AHEAD) {
@@ -249,9 +248,7 @@ pub fn gather<'o, 'x, S: Real, T: Real>(
         if let Some(&ahead) = rows.get(k + FETCH_AHEAD) {
             fetch(row(ahead));
         }
-        to.zip_mut_with(&row(i), |t, &v| {
-            t.write(T::narrow(v.wide()));
-        });
+        to.zip_mut_with(&row(i), |t, &v| *t = T::narrow(v.wide()));
     }
 }
 
@@ -266,17 +263,9 @@ const FETCH_AHEAD: usize = 16;
 /// it reads nothing and cannot fault); nothing on other processors or for a strided row.
 #[inline(always)]
 pub(crate) fn fetch<S>(row: ArrayView1<S>) {
-    #[cfg(target_arch = "x86_64")]
     if let Some(values) = row.as_slice() {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
-        let start = values.as_ptr().cast::<i8>();
-        for offset in (0..std::mem::size_of_val(values)).step_by(64) {
-            // SAFETY: the address is inside `values`; a prefetch reads nothing
-            unsafe { _mm_prefetch::<_MM_HINT_T1>(start.add(offset)) };
-        }
+        prefetch::slice(values, prefetch::Level::L2, usize::MAX);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = row;
 }
 
 #[cfg(test)]

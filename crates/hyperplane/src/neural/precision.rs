@@ -21,7 +21,7 @@
 
 use ndarray::{ArrayView2, NdFloat};
 
-use crate::linalg::gemm::Lanes;
+use hyperplane_kernels::gemm::Lanes;
 
 crate::choice_enum! {
     /// The precision of training's forward and backward passes (see the module doc).

@@ -21,6 +21,7 @@
 //! once it is at most `1e-6`). Early stopping returns the parameters of the epoch with the
 //! best validation score.
 
+use hyperplane_kernels::simd::with_widest;
 use ndarray::ArrayView2;
 use rayon::prelude::*;
 
@@ -237,35 +238,6 @@ impl<T: Real> StepRule<T> for Adam<T> {
             },
         )
     }
-}
-
-/// `f()` compiled for the widest vector registers the processor has, AVX-512's or AVX's
-/// (Adam's square root and division per parameter take a fraction of the time; the sums and
-/// the penalty around a step, [`Step`], less too), else for the baseline.
-/// Each lane rounds as a scalar operation does, and no multiply-add is fused, so the
-/// results are the same bits on any processor.
-#[inline(always)]
-pub(super) fn with_widest<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            #[target_feature(enable = "avx512f,avx2,avx")]
-            fn avx512<R>(f: impl FnOnce() -> R) -> R {
-                f()
-            }
-            // SAFETY: the processor has AVX-512F (and so AVX2 and AVX).
-            return unsafe { avx512(f) };
-        }
-        if std::arch::is_x86_feature_detected!("avx") {
-            #[target_feature(enable = "avx")]
-            fn avx<R>(f: impl FnOnce() -> R) -> R {
-                f()
-            }
-            // SAFETY: the processor has AVX.
-            return unsafe { avx(f) };
-        }
-    }
-    f()
 }
 
 /// The data of an epoch: the rows trained on, their targets and weights.

@@ -73,60 +73,77 @@ use ndarray::{ArrayView2, ArrayViewMut2};
 pub const TILE_ROWS: usize = 8;
 
 /// A floating-point type with a tile: `f32` (eight lanes with AVX2, sixteen with AVX-512)
-/// or `f64` (four, eight).
-pub trait Lanes: Copy + 'static {
-    /// Every tile of the `m x n` product `c = a b + beta c` (module doc).
-    ///
-    /// # Safety
-    /// AVX2 and FMA present; `a`, `b`, `c` valid for `m`, `n` and the strides of `layout`,
-    /// `b`'s and `c`'s columns contiguous.
-    #[doc(hidden)]
-    unsafe fn tiles(
-        m: usize,
-        n: usize,
-        a: *const Self,
-        b: *const Self,
-        c: *mut Self,
-        layout: &Layout,
-    );
-}
+/// or `f64` (four, eight). Sealed: only this crate implements it, and the tiles themselves
+/// are reached only through [`product`].
+pub trait Lanes: sealed::Tiles + Copy + 'static {}
 
-impl Lanes for f32 {
-    unsafe fn tiles(
-        m: usize,
-        n: usize,
-        a: *const f32,
-        b: *const f32,
-        c: *mut f32,
-        layout: &Layout,
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        simd::tiles_widest::<simd::F32, simd::F32x16, simd::F32x8>(m, n, a, b, c, layout);
-        #[cfg(not(target_arch = "x86_64"))]
-        unreachable!(
-            "no tile without AVX2 ({m} x {n}, {a:?}, {b:?}, {c:?}, {})",
-            layout.k
-        )
+impl Lanes for f32 {}
+impl Lanes for f64 {}
+
+mod sealed {
+    /// The strides of a product (in elements) and its `beta`.
+    pub struct Layout {
+        pub(crate) k: usize,
+        pub(crate) rsa: usize,
+        pub(crate) csa: usize,
+        pub(crate) rsb: usize,
+        pub(crate) rsc: usize,
+        pub(crate) accumulate: bool,
+    }
+
+    /// The tiles of an element type: a trait other crates cannot name, so [`super::Lanes`]
+    /// has no implementation but this crate's.
+    pub trait Tiles: Sized {
+        /// Every tile of the `m x n` product `c = a b + beta c` (module doc).
+        ///
+        /// # Safety
+        /// AVX2 and FMA present; `a`, `b`, `c` valid for `m`, `n` and the strides of
+        /// `layout`, `b`'s and `c`'s columns contiguous.
+        unsafe fn tiles(
+            m: usize,
+            n: usize,
+            a: *const Self,
+            b: *const Self,
+            c: *mut Self,
+            layout: &Layout,
+        );
     }
 }
 
-impl Lanes for f64 {
-    unsafe fn tiles(
-        m: usize,
-        n: usize,
-        a: *const f64,
-        b: *const f64,
-        c: *mut f64,
-        layout: &Layout,
-    ) {
-        #[cfg(target_arch = "x86_64")]
-        simd::tiles_widest::<simd::F64, simd::F64x8, simd::F64x4>(m, n, a, b, c, layout);
-        #[cfg(not(target_arch = "x86_64"))]
-        unreachable!(
-            "no tile without AVX2 ({m} x {n}, {a:?}, {b:?}, {c:?}, {})",
-            layout.k
-        )
-    }
+use sealed::{Layout, Tiles};
+
+/// `impl Tiles` for an element type, from its AVX2, AVX-512 and masked half-width vectors.
+macro_rules! tiles_of {
+    ($($e:ty: $narrow:ident, $wide:ident, $half:ident;)*) => {$(
+        impl Tiles for $e {
+            unsafe fn tiles(
+                m: usize,
+                n: usize,
+                a: *const $e,
+                b: *const $e,
+                c: *mut $e,
+                layout: &Layout,
+            ) {
+                // SAFETY: the caller's contract (`Tiles::tiles`) is that of `tiles_widest`.
+                #[cfg(target_arch = "x86_64")]
+                unsafe {
+                    simd::tiles_widest::<simd::$narrow, simd::$wide, simd::$half>(
+                        m, n, a, b, c, layout,
+                    )
+                };
+                #[cfg(not(target_arch = "x86_64"))]
+                unreachable!(
+                    "no tile without AVX2 ({m} x {n}, {a:?}, {b:?}, {c:?}, {})",
+                    layout.k
+                )
+            }
+        }
+    )*};
+}
+
+tiles_of! {
+    f32: F32, F32x16, F32x8;
+    f64: F64, F64x8, F64x4;
 }
 
 /// `c = a b + beta c` with `beta = 1` when `accumulate`, else `0` (`c`'s values unread);
@@ -189,17 +206,6 @@ fn has_avx512() -> bool {
         && std::arch::is_x86_feature_detected!("avx512vl")
 }
 
-/// The strides of a product (in elements) and its `beta`.
-#[doc(hidden)]
-pub struct Layout {
-    k: usize,
-    rsa: usize,
-    csa: usize,
-    rsb: usize,
-    rsc: usize,
-    accumulate: bool,
-}
-
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use std::arch::x86_64::*;
@@ -236,6 +242,13 @@ mod simd {
     element!(f32, f64);
 
     /// The vector operations of a tile on one element type and register width.
+    ///
+    /// # Safety (of every method)
+    /// The processor has the register width's target features (AVX2 and FMA; AVX-512F and
+    /// AVX-512VL for the 512-bit types and the masked ones), and every pointer is valid for
+    /// the lanes the method reads or writes (`WIDTH` elements, or those its mask or count
+    /// names). The tile functions below call them only from `tiles_avx2` / `tiles_avx512`,
+    /// compiled for those features, on addresses inside the product's views.
     pub trait Vector {
         /// The element.
         type E: Element;
@@ -314,16 +327,20 @@ mod simd {
     /// The lane mask of the first `w` of `lanes` 32-bit lanes.
     #[inline(always)]
     unsafe fn mask32(w: usize) -> __m256i {
-        _mm256_cmpgt_epi32(
-            _mm256_set1_epi32(w as i32),
-            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-        )
+        // SAFETY: the caller runs with AVX2 (every tile function's target features).
+        unsafe {
+            _mm256_cmpgt_epi32(
+                _mm256_set1_epi32(w as i32),
+                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+            )
+        }
     }
 
     /// The lane mask of the first `w` of four 64-bit lanes.
     #[inline(always)]
     unsafe fn mask64(w: usize) -> __m256i {
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x(w as i64), _mm256_setr_epi64x(0, 1, 2, 3))
+        // SAFETY: the caller runs with AVX2 (every tile function's target features).
+        unsafe { _mm256_cmpgt_epi64(_mm256_set1_epi64x(w as i64), _mm256_setr_epi64x(0, 1, 2, 3)) }
     }
 
     /// The mask register of the first `w` (at most 16) lanes.
@@ -352,65 +369,87 @@ mod simd {
                 const ROWS: usize = $rows;
                 #[inline(always)]
                 unsafe fn zero() -> $r {
-                    $zero()
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe { $zero() }
                 }
                 #[inline(always)]
                 unsafe fn splat(v: *const $e) -> $r {
-                    $set1(*v)
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe { $set1(*v) }
                 }
                 #[inline(always)]
                 unsafe fn load(p: *const $e) -> $r {
-                    $load(p)
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe { $load(p) }
                 }
                 #[inline(always)]
                 unsafe fn load_first($lp: *const $e, w: usize) -> $r {
-                    let $lm = $mask(w);
-                    $load_first
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe {
+                        let $lm = $mask(w);
+                        $load_first
+                    }
                 }
                 #[inline(always)]
                 unsafe fn store(p: *mut $e, v: $r) {
-                    $store(p, v)
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe { $store(p, v) }
                 }
                 #[inline(always)]
                 unsafe fn store_first($sp: *mut $e, w: usize, $sv: $r) {
-                    let $sm = $mask(w);
-                    $store_first
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe {
+                        let $sm = $mask(w);
+                        $store_first
+                    }
                 }
                 #[inline(always)]
                 unsafe fn add(a: $r, b: $r) -> $r {
-                    $add(a, b)
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe { $add(a, b) }
                 }
                 #[inline(always)]
                 unsafe fn fma(a: $r, b: $r, c: $r) -> $r {
-                    $fma(a, b, c)
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe { $fma(a, b, c) }
                 }
                 #[inline(always)]
                 unsafe fn nonzero(p: *const $e) -> u32 {
-                    let $v = $load(p);
-                    $nonzero
+                    // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                    unsafe {
+                        let $v = $load(p);
+                        $nonzero
+                    }
                 }
                 $(
                     const TAILS: bool = true;
                     #[inline(always)]
                     unsafe fn blend(a: $r, b: $r, mask: u32) -> $r {
-                        $blend(a, mask as $mask_type, b)
+                        // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                        unsafe { $blend(a, mask as $mask_type, b) }
                     }
                     #[inline(always)]
                     unsafe fn load_lanes(p: *const $e, mask: u32) -> $r {
-                        $load_lanes(mask as $mask_type, p)
+                        // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                        unsafe { $load_lanes(mask as $mask_type, p) }
                     }
                     #[inline(always)]
                     unsafe fn store_lanes(p: *mut $e, mask: u32, v: $r) {
-                        $store_lanes(p, mask as $mask_type, v)
+                        // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                        unsafe { $store_lanes(p, mask as $mask_type, v) }
                     }
                     #[inline(always)]
                     unsafe fn load_spread($xp: *const $e, $xt: usize, $xl: usize) -> $r {
-                        $spread
+                        // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                        unsafe { $spread }
                     }
                     #[inline(always)]
                     unsafe fn compress_steps($ck: u32, $cm: u32, $co: *mut u32) -> usize {
-                        $compress;
-                        $cm.count_ones() as usize
+                        // SAFETY: `Vector`'s contract (its target features; pointers valid for the lanes).
+                        unsafe {
+                            $compress;
+                            $cm.count_ones() as usize
+                        }
                     }
                 )?
             }
@@ -516,7 +555,8 @@ mod simd {
         c: *mut V::E,
         layout: &Layout,
     ) {
-        tiles::<V, V>(m, n, a, b, c, layout)
+        // SAFETY: the contract above: AVX2 and FMA present, the pointers valid for `layout`.
+        unsafe { tiles::<V, V>(m, n, a, b, c, layout) }
     }
 
     /// [`tiles_avx2`] in AVX-512's registers, twice as wide (each element the same sum).
@@ -532,7 +572,8 @@ mod simd {
         c: *mut V::E,
         layout: &Layout,
     ) {
-        tiles::<V, H>(m, n, a, b, c, layout)
+        // SAFETY: the contract above: AVX-512F/VL present, the pointers valid for `layout`.
+        unsafe { tiles::<V, H>(m, n, a, b, c, layout) }
     }
 
     /// [`tiles_avx512`] on `W` when the processor has AVX-512F, else [`tiles_avx2`] on `N`.
@@ -547,10 +588,14 @@ mod simd {
         c: *mut N::E,
         layout: &Layout,
     ) {
-        if super::has_avx512() {
-            tiles_avx512::<W, H>(m, n, a, b, c, layout)
-        } else {
-            tiles_avx2::<N>(m, n, a, b, c, layout)
+        // SAFETY: AVX-512F/VL checked just now for the wider tile; AVX2, FMA and the pointers
+        // by the contract above.
+        unsafe {
+            if super::has_avx512() {
+                tiles_avx512::<W, H>(m, n, a, b, c, layout)
+            } else {
+                tiles_avx2::<N>(m, n, a, b, c, layout)
+            }
         }
     }
 
@@ -564,126 +609,131 @@ mod simd {
         c: *mut V::E,
         layout: &Layout,
     ) {
-        let cols = 2 * V::WIDTH;
-        let k = layout.k;
-        // columns past the last multiple of `cols` that fit in one of `H`'s registers
-        let half = H::WIDTH < V::WIDTH;
-        let mut strip: Vec<V::E> = Vec::new();
-        if layout.csa != 1 {
-            strip.resize(k * TILE_ROWS, V::E::ZERO);
-        }
-        // the last `tail` columns, past the last whole tile, that one register holds for
-        // `per` rows at once in a full tile of rows ([`tile_tail`]); `B`'s rows of them
-        // packed, `per` times each, one register a step
-        let tail = n % cols;
-        let per = match tail {
-            _ if !V::TAILS || n < cols || m < V::ROWS => 0,
-            1.. if tail <= V::WIDTH / 4 => 4,
-            1.. if tail <= V::WIDTH / 2 => 2,
-            _ => 0,
-        };
-        let mut packed: Vec<V::R> = Vec::new();
-        if let Some(lanes) = V::WIDTH.checked_div(per) {
-            packed.reserve(k);
-            let from = b.add(n - tail);
-            // a loop, not a closure: the closure would be compiled without AVX-512 and call
-            // each intrinsic
-            for kk in 0..k {
-                packed.push(V::load_spread(from.add(kk * layout.rsb), tail, lanes));
+        // SAFETY: the contract of `tiles_avx2` / `tiles_avx512`: the target features of `V` and
+        // `H`, and `a`, `b`, `c` valid for `m`, `n` and `layout`, so every offset below stays
+        // inside them: rows `i + r < m`, steps `kk < k`, columns `j + w <= n`.
+        unsafe {
+            let cols = 2 * V::WIDTH;
+            let k = layout.k;
+            // columns past the last multiple of `cols` that fit in one of `H`'s registers
+            let half = H::WIDTH < V::WIDTH;
+            let mut strip: Vec<V::E> = Vec::new();
+            if layout.csa != 1 {
+                strip.resize(k * TILE_ROWS, V::E::ZERO);
             }
-        }
-        // the steps `k` of a tile of rows whose values of `A` are not all zero
-        let mut steps: Vec<u32> = Vec::with_capacity(k);
-        for i in (0..m).step_by(V::ROWS) {
-            let rows = (m - i).min(V::ROWS);
-            let a = a.add(i * layout.rsa);
-            steps.clear();
-            let (a, rsa, csa) = if layout.csa == 1 {
-                nonzero_steps::<V>(a, rows, layout.rsa, k, &mut steps);
-                (a, layout.rsa, 1)
-            } else {
-                let to = strip.as_mut_ptr();
-                // written in place of `push`, one step at a time, taken or not (no branch)
-                let out = steps.as_mut_ptr();
-                let mut count = 0;
-                for kk in 0..k {
-                    let from = a.add(kk * layout.csa);
-                    let mut row = [V::E::ZERO; TILE_ROWS];
-                    if layout.rsa == 1 && rows == V::ROWS {
-                        // side by side: a copy of a constant length
-                        for (r, v) in row.iter_mut().enumerate().take(V::ROWS) {
-                            *v = *from.add(r);
-                        }
-                    } else {
-                        for (r, v) in row.iter_mut().enumerate().take(rows) {
-                            *v = *from.add(r * layout.rsa);
-                        }
-                    }
-                    to.add(kk * TILE_ROWS)
-                        .cast::<[V::E; TILE_ROWS]>()
-                        .write_unaligned(row);
-                    *out.add(count) = kk as u32;
-                    count += usize::from(!V::E::all_zero(&row));
-                }
-                // SAFETY: the first `count <= k` steps were written, within the capacity
-                steps.set_len(count);
-                (strip.as_ptr(), 1, TILE_ROWS)
+            // the last `tail` columns, past the last whole tile, that one register holds for
+            // `per` rows at once in a full tile of rows ([`tile_tail`]); `B`'s rows of them
+            // packed, `per` times each, one register a step
+            let tail = n % cols;
+            let per = match tail {
+                _ if !V::TAILS || n < cols || m < V::ROWS => 0,
+                1.. if tail <= V::WIDTH / 4 => 4,
+                1.. if tail <= V::WIDTH / 2 => 2,
+                _ => 0,
             };
-            let listed = steps.len() < k;
-            let c = c.add(i * layout.rsc);
-            let fused = per > 0 && rows == V::ROWS;
-            // the columns of the plain tiles: all, or those before the tile with the tail
-            let plain = if fused { n - tail - cols } else { n };
-            if fused {
-                let at = Strip { a, rsa, csa };
-                let (b, c) = (b.add(plain), c.add(plain));
-                let tail = Tail {
-                    packed: &packed,
-                    width: tail,
-                };
-                match (per, listed) {
-                    (4, true) => tile_tail::<V, 4, true>(&at, &steps, b, &tail, c, layout),
-                    (4, false) => tile_tail::<V, 4, false>(&at, &[], b, &tail, c, layout),
-                    (_, true) => tile_tail::<V, 2, true>(&at, &steps, b, &tail, c, layout),
-                    (_, false) => tile_tail::<V, 2, false>(&at, &[], b, &tail, c, layout),
+            let mut packed: Vec<V::R> = Vec::new();
+            if let Some(lanes) = V::WIDTH.checked_div(per) {
+                packed.reserve(k);
+                let from = b.add(n - tail);
+                // a loop, not a closure: the closure would be compiled without AVX-512 and call
+                // each intrinsic
+                for kk in 0..k {
+                    packed.push(V::load_spread(from.add(kk * layout.rsb), tail, lanes));
                 }
             }
-            for j in (0..plain).step_by(cols) {
-                let w = (n - j).min(cols);
-                let (b, c) = (b.add(j), c.add(j));
-                let at = Strip { a, rsa, csa };
-                macro_rules! tile {
-                    ($v:ty, $r:literal, $n:literal, $masked:literal) => {
-                        if listed {
-                            tile::<$v, $r, $n, $masked, true>(&at, &steps, b, c, w, layout)
+            // the steps `k` of a tile of rows whose values of `A` are not all zero
+            let mut steps: Vec<u32> = Vec::with_capacity(k);
+            for i in (0..m).step_by(V::ROWS) {
+                let rows = (m - i).min(V::ROWS);
+                let a = a.add(i * layout.rsa);
+                steps.clear();
+                let (a, rsa, csa) = if layout.csa == 1 {
+                    nonzero_steps::<V>(a, rows, layout.rsa, k, &mut steps);
+                    (a, layout.rsa, 1)
+                } else {
+                    let to = strip.as_mut_ptr();
+                    // written in place of `push`, one step at a time, taken or not (no branch)
+                    let out = steps.as_mut_ptr();
+                    let mut count = 0;
+                    for kk in 0..k {
+                        let from = a.add(kk * layout.csa);
+                        let mut row = [V::E::ZERO; TILE_ROWS];
+                        if layout.rsa == 1 && rows == V::ROWS {
+                            // side by side: a copy of a constant length
+                            for (r, v) in row.iter_mut().enumerate().take(V::ROWS) {
+                                *v = *from.add(r);
+                            }
                         } else {
-                            tile::<$v, $r, $n, $masked, false>(&at, &[], b, c, w, layout)
+                            for (r, v) in row.iter_mut().enumerate().take(rows) {
+                                *v = *from.add(r * layout.rsa);
+                            }
                         }
+                        to.add(kk * TILE_ROWS)
+                            .cast::<[V::E; TILE_ROWS]>()
+                            .write_unaligned(row);
+                        *out.add(count) = kk as u32;
+                        count += usize::from(!V::E::all_zero(&row));
+                    }
+                    // SAFETY: the first `count <= k` steps were written, within the capacity
+                    steps.set_len(count);
+                    (strip.as_ptr(), 1, TILE_ROWS)
+                };
+                let listed = steps.len() < k;
+                let c = c.add(i * layout.rsc);
+                let fused = per > 0 && rows == V::ROWS;
+                // the columns of the plain tiles: all, or those before the tile with the tail
+                let plain = if fused { n - tail - cols } else { n };
+                if fused {
+                    let at = Strip { a, rsa, csa };
+                    let (b, c) = (b.add(plain), c.add(plain));
+                    let tail = Tail {
+                        packed: &packed,
+                        width: tail,
                     };
-                    ($r:literal, $n:literal, $masked:literal) => {
-                        tile!(V, $r, $n, $masked)
-                    };
-                    ($r:literal) => {
-                        if half && w <= H::WIDTH {
-                            tile!(H, $r, 1, true)
-                        } else if w == cols {
-                            tile!($r, 2, false)
-                        } else if w > V::WIDTH {
-                            tile!($r, 2, true)
-                        } else {
-                            tile!($r, 1, true)
-                        }
-                    };
+                    match (per, listed) {
+                        (4, true) => tile_tail::<V, 4, true>(&at, &steps, b, &tail, c, layout),
+                        (4, false) => tile_tail::<V, 4, false>(&at, &[], b, &tail, c, layout),
+                        (_, true) => tile_tail::<V, 2, true>(&at, &steps, b, &tail, c, layout),
+                        (_, false) => tile_tail::<V, 2, false>(&at, &[], b, &tail, c, layout),
+                    }
                 }
-                match rows {
-                    8 => tile!(8),
-                    7 => tile!(7),
-                    6 => tile!(6),
-                    5 => tile!(5),
-                    4 => tile!(4),
-                    3 => tile!(3),
-                    2 => tile!(2),
-                    _ => tile!(1),
+                for j in (0..plain).step_by(cols) {
+                    let w = (n - j).min(cols);
+                    let (b, c) = (b.add(j), c.add(j));
+                    let at = Strip { a, rsa, csa };
+                    macro_rules! tile {
+                        ($v:ty, $r:literal, $n:literal, $masked:literal) => {
+                            if listed {
+                                tile::<$v, $r, $n, $masked, true>(&at, &steps, b, c, w, layout)
+                            } else {
+                                tile::<$v, $r, $n, $masked, false>(&at, &[], b, c, w, layout)
+                            }
+                        };
+                        ($r:literal, $n:literal, $masked:literal) => {
+                            tile!(V, $r, $n, $masked)
+                        };
+                        ($r:literal) => {
+                            if half && w <= H::WIDTH {
+                                tile!(H, $r, 1, true)
+                            } else if w == cols {
+                                tile!($r, 2, false)
+                            } else if w > V::WIDTH {
+                                tile!($r, 2, true)
+                            } else {
+                                tile!($r, 1, true)
+                            }
+                        };
+                    }
+                    match rows {
+                        8 => tile!(8),
+                        7 => tile!(7),
+                        6 => tile!(6),
+                        5 => tile!(5),
+                        4 => tile!(4),
+                        3 => tile!(3),
+                        2 => tile!(2),
+                        _ => tile!(1),
+                    }
                 }
             }
         }
@@ -699,31 +749,36 @@ mod simd {
         k: usize,
         steps: &mut Vec<u32>,
     ) {
-        let whole = k - k % V::WIDTH;
-        // AVX-512: each register's steps written at once, compressed (no branch a step)
-        steps.reserve(whole + V::WIDTH);
-        let out = steps.as_mut_ptr();
-        let mut count = steps.len();
-        for kk in (0..whole).step_by(V::WIDTH) {
-            let mut lanes = 0;
-            for r in 0..rows {
-                lanes |= V::nonzero(a.add(r * rsa + kk));
+        // SAFETY: `a` holds `rows` rows of `k` values at stride `rsa` (the caller's tile of
+        // rows), and `steps` has room for `whole + WIDTH` steps past those it holds, so each
+        // compressed store stays inside it.
+        unsafe {
+            let whole = k - k % V::WIDTH;
+            // AVX-512: each register's steps written at once, compressed (no branch a step)
+            steps.reserve(whole + V::WIDTH);
+            let out = steps.as_mut_ptr();
+            let mut count = steps.len();
+            for kk in (0..whole).step_by(V::WIDTH) {
+                let mut lanes = 0;
+                for r in 0..rows {
+                    lanes |= V::nonzero(a.add(r * rsa + kk));
+                }
+                if V::TAILS {
+                    count += V::compress_steps(kk as u32, lanes, out.add(count));
+                    continue;
+                }
+                while lanes != 0 {
+                    *out.add(count) = (kk + lanes.trailing_zeros() as usize) as u32;
+                    count += 1;
+                    lanes &= lanes - 1;
+                }
             }
-            if V::TAILS {
-                count += V::compress_steps(kk as u32, lanes, out.add(count));
-                continue;
-            }
-            while lanes != 0 {
-                *out.add(count) = (kk + lanes.trailing_zeros() as usize) as u32;
-                count += 1;
-                lanes &= lanes - 1;
-            }
-        }
-        // SAFETY: the first `count <= whole` steps were written, within the capacity
-        steps.set_len(count);
-        for kk in whole..k {
-            if (0..rows).any(|r| !(*a.add(r * rsa + kk)).is_zero()) {
-                steps.push(kk as u32);
+            // SAFETY: the first `count <= whole` steps were written, within the capacity
+            steps.set_len(count);
+            for kk in whole..k {
+                if (0..rows).any(|r| !(*a.add(r * rsa + kk)).is_zero()) {
+                    steps.push(kk as u32);
+                }
             }
         }
     }
@@ -751,43 +806,47 @@ mod simd {
         c: *mut V::E,
         layout: &Layout,
     ) {
-        const R: usize = TILE_ROWS;
-        let groups = R / PER;
-        let lanes = V::WIDTH / PER;
-        let mut acc = [[V::zero(); 2]; R];
-        let mut tacc = [V::zero(); R / 2];
-        each_step::<V::E, LISTED>(strip, steps, b, layout, |kk, a, b| {
-            let bk = [V::load(b), V::load(b.add(V::WIDTH))];
-            let bt = *tail.packed.get_unchecked(kk);
-            let mut blended = [V::zero(); R / 2];
-            for (r, acc) in acc.iter_mut().enumerate() {
-                let ar = V::splat(a.add(r * strip.rsa));
-                for (acc, &bk) in acc.iter_mut().zip(&bk) {
-                    *acc = V::fma(ar, bk, *acc);
+        // SAFETY: the caller's tile: `strip` and `b` valid for every step, `c` for the tile's `R`
+        // rows and `2 WIDTH + tail.width` columns, `tail.packed` one register per step.
+        unsafe {
+            const R: usize = TILE_ROWS;
+            let groups = R / PER;
+            let lanes = V::WIDTH / PER;
+            let mut acc = [[V::zero(); 2]; R];
+            let mut tacc = [V::zero(); R / 2];
+            each_step::<V::E, LISTED>(strip, steps, b, layout, |kk, a, b| {
+                let bk = [V::load(b), V::load(b.add(V::WIDTH))];
+                let bt = *tail.packed.get_unchecked(kk);
+                let mut blended = [V::zero(); R / 2];
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    let ar = V::splat(a.add(r * strip.rsa));
+                    for (acc, &bk) in acc.iter_mut().zip(&bk) {
+                        *acc = V::fma(ar, bk, *acc);
+                    }
+                    let (g, q) = (r / PER, r % PER);
+                    blended[g] = if q == 0 {
+                        ar
+                    } else {
+                        V::blend(blended[g], ar, lane_mask(q * lanes, lanes))
+                    };
                 }
-                let (g, q) = (r / PER, r % PER);
-                blended[g] = if q == 0 {
-                    ar
-                } else {
-                    V::blend(blended[g], ar, lane_mask(q * lanes, lanes))
-                };
+                for (tacc, &blended) in tacc.iter_mut().zip(&blended).take(groups) {
+                    *tacc = V::fma(blended, bt, *tacc);
+                }
+            });
+            store_tile::<V, R, 2, false>(&acc, c, [V::WIDTH; 2], layout);
+            for r in 0..R {
+                // row `r`'s lanes of its group's register, stored from where lane 0 would go
+                // (the lanes before are masked: nothing there is read or written)
+                let q = r % PER;
+                let mask = lane_mask(q * lanes, tail.width);
+                let at = c.add(r * layout.rsc + 2 * V::WIDTH).wrapping_sub(q * lanes);
+                let mut x = tacc[r / PER];
+                if layout.accumulate {
+                    x = V::add(x, V::load_lanes(at, mask));
+                }
+                V::store_lanes(at, mask, x);
             }
-            for (tacc, &blended) in tacc.iter_mut().zip(&blended).take(groups) {
-                *tacc = V::fma(blended, bt, *tacc);
-            }
-        });
-        store_tile::<V, R, 2, false>(&acc, c, [V::WIDTH; 2], layout);
-        for r in 0..R {
-            // row `r`'s lanes of its group's register, stored from where lane 0 would go
-            // (the lanes before are masked: nothing there is read or written)
-            let q = r % PER;
-            let mask = lane_mask(q * lanes, tail.width);
-            let at = c.add(r * layout.rsc + 2 * V::WIDTH).wrapping_sub(q * lanes);
-            let mut x = tacc[r / PER];
-            if layout.accumulate {
-                x = V::add(x, V::load_lanes(at, mask));
-            }
-            V::store_lanes(at, mask, x);
         }
     }
 
@@ -801,11 +860,14 @@ mod simd {
         layout: &Layout,
         mut f: impl FnMut(usize, *const E, *const E),
     ) {
-        let mut at = |kk: usize| f(kk, strip.a.add(kk * strip.csa), b.add(kk * layout.rsb));
-        if LISTED {
-            steps.iter().for_each(|&kk| at(kk as usize));
-        } else {
-            (0..layout.k).for_each(at);
+        // SAFETY: `strip` and `b` valid for every step `kk < layout.k` (the caller's tile).
+        unsafe {
+            let mut at = |kk: usize| f(kk, strip.a.add(kk * strip.csa), b.add(kk * layout.rsb));
+            if LISTED {
+                steps.iter().for_each(|&kk| at(kk as usize));
+            } else {
+                (0..layout.k).for_each(at);
+            }
         }
     }
 
@@ -840,26 +902,30 @@ mod simd {
         w: usize,
         layout: &Layout,
     ) {
-        let widths = [w.min(V::WIDTH), w.saturating_sub(V::WIDTH)];
-        let mut acc = [[V::zero(); N]; R];
-        each_step::<V::E, LISTED>(strip, steps, b, layout, |_, a, b| {
-            let mut bk = [V::zero(); N];
-            for (v, bk) in bk.iter_mut().enumerate() {
-                let p = b.add(v * V::WIDTH);
-                *bk = if MASKED {
-                    V::load_first(p, widths[v])
-                } else {
-                    V::load(p)
-                };
-            }
-            for (r, acc) in acc.iter_mut().enumerate() {
-                let ar = V::splat(a.add(r * strip.rsa));
-                for (acc, &bk) in acc.iter_mut().zip(&bk) {
-                    *acc = V::fma(ar, bk, *acc);
+        // SAFETY: the caller's tile: `strip` and `b` valid for every step, `c` for `R` rows of `w`
+        // columns (masked past `w`).
+        unsafe {
+            let widths = [w.min(V::WIDTH), w.saturating_sub(V::WIDTH)];
+            let mut acc = [[V::zero(); N]; R];
+            each_step::<V::E, LISTED>(strip, steps, b, layout, |_, a, b| {
+                let mut bk = [V::zero(); N];
+                for (v, bk) in bk.iter_mut().enumerate() {
+                    let p = b.add(v * V::WIDTH);
+                    *bk = if MASKED {
+                        V::load_first(p, widths[v])
+                    } else {
+                        V::load(p)
+                    };
                 }
-            }
-        });
-        store_tile::<V, R, N, MASKED>(&acc, c, widths, layout);
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    let ar = V::splat(a.add(r * strip.rsa));
+                    for (acc, &bk) in acc.iter_mut().zip(&bk) {
+                        *acc = V::fma(ar, bk, *acc);
+                    }
+                }
+            });
+            store_tile::<V, R, N, MASKED>(&acc, c, widths, layout);
+        }
     }
 
     /// A tile's `R` rows of `C` from `c`: its accumulators plus `beta c`, register `v` of
@@ -871,20 +937,23 @@ mod simd {
         widths: [usize; 2],
         layout: &Layout,
     ) {
-        for (r, acc) in acc.iter().enumerate() {
-            for (v, &x) in acc.iter().enumerate() {
-                let c = c.add(r * layout.rsc + v * V::WIDTH);
-                let mut x = x;
-                if MASKED {
-                    if layout.accumulate {
-                        x = V::add(x, V::load_first(c, widths[v]));
+        // SAFETY: `c` valid for `R` rows at stride `rsc`, `widths` (or whole registers) a row.
+        unsafe {
+            for (r, acc) in acc.iter().enumerate() {
+                for (v, &x) in acc.iter().enumerate() {
+                    let c = c.add(r * layout.rsc + v * V::WIDTH);
+                    let mut x = x;
+                    if MASKED {
+                        if layout.accumulate {
+                            x = V::add(x, V::load_first(c, widths[v]));
+                        }
+                        V::store_first(c, widths[v], x);
+                    } else {
+                        if layout.accumulate {
+                            x = V::add(x, V::load(c));
+                        }
+                        V::store(c, x);
                     }
-                    V::store_first(c, widths[v], x);
-                } else {
-                    if layout.accumulate {
-                        x = V::add(x, V::load(c));
-                    }
-                    V::store(c, x);
                 }
             }
         }
