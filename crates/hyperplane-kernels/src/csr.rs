@@ -5,7 +5,7 @@
 //! `out += alpha x`, index the dense vector by each column without a bounds check: the
 //! profile of a perceptron or SGD epoch is this loop. What makes that sound is
 //! [`Columns`]: a slice of indices of which every one is below `n_cols`, checked when the
-//! value is made ([`Columns::new`], [`ColumnVec::push`]) and kept by every operation on it
+//! value is made ([`check_rows`], [`ColumnVec::push`]) and kept by every operation on it
 //! (a sub-slice of checked indices is checked). The kernels then assert only that the
 //! vector has `n_cols` entries, once per row.
 
@@ -14,6 +14,7 @@ use std::ops::Range;
 
 mod sealed {
     pub trait Sealed {}
+    impl Sealed for usize {}
     impl Sealed for u32 {}
     impl Sealed for i32 {}
     impl Sealed for i64 {}
@@ -37,23 +38,8 @@ pub trait Value: sealed::Sealed + Copy + Send + Sync + Debug + PartialEq + 'stat
     fn get(self) -> f64;
 }
 
-impl Index for u32 {
-    #[inline(always)]
-    fn get(self) -> usize {
-        self as usize
-    }
-    #[inline]
-    fn checked(self) -> Option<usize> {
-        Some(self as usize)
-    }
-    #[inline]
-    fn from_usize(j: usize) -> Option<Self> {
-        Self::try_from(j).ok()
-    }
-}
-
-/// `impl Index` for the signed integer types.
-macro_rules! signed {
+/// `impl Index` for the integer types.
+macro_rules! index {
     ($($t:ty),*) => {$(
         impl Index for $t {
             #[inline(always)]
@@ -72,7 +58,7 @@ macro_rules! signed {
     )*};
 }
 
-signed!(i32, i64);
+index!(usize, u32, i32, i64);
 
 impl Value for f64 {
     #[inline(always)]
@@ -88,31 +74,106 @@ impl Value for f32 {
     }
 }
 
-/// An index that is negative or not below the number of columns.
+/// An index not below the number of columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutOfRange {
-    /// Where it stands in the slice checked.
+    /// Where it would stand in the list.
     pub position: usize,
-    /// The index (`None`: negative, or beyond `usize`).
-    pub index: Option<usize>,
+    /// The index.
+    pub index: usize,
     /// The number of columns.
     pub n_cols: usize,
 }
 
 impl std::fmt::Display for OutOfRange {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self.index {
-            Some(j) => write!(
-                f,
-                "column index {j} at position {} is not below {}",
-                self.position, self.n_cols
-            ),
-            None => write!(f, "column index at position {} is negative", self.position),
-        }
+        let OutOfRange {
+            position,
+            index,
+            n_cols,
+        } = self;
+        write!(
+            f,
+            "column index {index} at position {position} is not below {n_cols}"
+        )
     }
 }
 
 impl std::error::Error for OutOfRange {}
+
+/// What makes `indptr` and `indices` not the rows of a CSR matrix (`P`: the type of the
+/// row pointers, `I`: that of the column indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsrError<P, I> {
+    /// `indptr` is empty or does not start with 0.
+    Start,
+    /// `indptr[at]` is `found`: negative, below `indptr[at - 1] = start`, or past the last
+    /// index.
+    Pointer {
+        /// Its position in `indptr`.
+        at: usize,
+        /// Its value.
+        found: P,
+        /// Where its row starts.
+        start: usize,
+    },
+    /// The column indices of row `row` (from 0) do not strictly increase.
+    NotIncreasing {
+        /// The row.
+        row: usize,
+    },
+    /// Row `row` (from 0) has the column index `found`: negative or not below `n_cols`.
+    OutOfRange {
+        /// The row.
+        row: usize,
+        /// The index.
+        found: I,
+    },
+    /// `indptr` ends at `end`, before the last index.
+    End {
+        /// Its last value.
+        end: usize,
+    },
+}
+
+/// Checks that `indptr` and `indices` are the rows of a CSR matrix of `n_cols` columns, in
+/// one pass: `indptr` starts at 0, never decreases and ends at `indices.len()`, and each
+/// row's indices strictly increase from 0 up and stay below `n_cols`.
+pub fn check_rows<'a, P: Index, I: Index>(
+    n_cols: usize,
+    indptr: &[P],
+    indices: &'a [I],
+) -> Result<Columns<'a, I>, CsrError<P, I>> {
+    if indptr.first().and_then(|p| p.checked()) != Some(0) {
+        return Err(CsrError::Start);
+    }
+    let mut start = 0;
+    for (row, &found) in indptr[1..].iter().enumerate() {
+        let end = match found.checked() {
+            Some(e) if e >= start && e <= indices.len() => e,
+            _ => {
+                return Err(CsrError::Pointer {
+                    at: row + 1,
+                    found,
+                    start,
+                })
+            }
+        };
+        let mut previous: Option<usize> = None;
+        for &found in &indices[start..end] {
+            match found.checked() {
+                Some(j) if j < n_cols && previous.is_none_or(|p| j > p) => previous = Some(j),
+                Some(j) if j < n_cols => return Err(CsrError::NotIncreasing { row }),
+                _ => return Err(CsrError::OutOfRange { row, found }),
+            }
+        }
+        start = end;
+    }
+    if start != indices.len() {
+        return Err(CsrError::End { end: start });
+    }
+    Ok(Columns { n_cols, indices })
+}
 
 /// Column indices every one of which is below `n_cols`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -122,27 +183,6 @@ pub struct Columns<'a, I> {
 }
 
 impl<'a, I: Index> Columns<'a, I> {
-    /// Checks that every index is non-negative and below `n_cols` (one pass).
-    pub fn new(n_cols: usize, indices: &'a [I]) -> Result<Self, OutOfRange> {
-        // one branch-free pass (vectorised) for the common case, the position on failure
-        let all_in = indices
-            .iter()
-            .fold(true, |ok, j| ok & j.checked().is_some_and(|j| j < n_cols));
-        if !all_in {
-            let (position, j) = indices
-                .iter()
-                .enumerate()
-                .find(|(_, j)| j.checked().is_none_or(|j| j >= n_cols))
-                .expect("the fold found an index out of range");
-            return Err(OutOfRange {
-                position,
-                index: j.checked(),
-                n_cols,
-            });
-        }
-        Ok(Columns { n_cols, indices })
-    }
-
     /// The number of columns every index is below.
     #[inline]
     pub fn n_cols(&self) -> usize {
@@ -225,9 +265,14 @@ impl<I: Index> ColumnVec<I> {
         }
     }
 
-    /// Takes `indices`, checking each against `n_cols`.
-    pub fn from_vec(n_cols: usize, indices: Vec<I>) -> Result<Self, OutOfRange> {
-        Columns::new(n_cols, &indices)?;
+    /// Takes the column indices of the rows `indptr` of a CSR matrix of `n_cols`
+    /// columns, checking them as [`check_rows`] does.
+    pub fn from_rows<P: Index>(
+        n_cols: usize,
+        indptr: &[P],
+        indices: Vec<I>,
+    ) -> Result<Self, CsrError<P, I>> {
+        check_rows(n_cols, indptr, &indices)?;
         Ok(ColumnVec { n_cols, indices })
     }
 
@@ -241,7 +286,7 @@ impl<I: Index> ColumnVec<I> {
             }
             _ => Err(OutOfRange {
                 position: self.indices.len(),
-                index: Some(j),
+                index: j,
                 n_cols: self.n_cols,
             }),
         }
@@ -311,25 +356,51 @@ impl<I: Index> ColumnVec<I> {
 mod tests {
     use super::*;
 
+    /// The indices as one row of a matrix of `n_cols` columns.
+    fn row(n_cols: usize, indices: &[u32]) -> Columns<'_, u32> {
+        check_rows(n_cols, &[0, indices.len()], indices).unwrap()
+    }
+
     #[test]
     fn indices_out_of_range_are_refused_where_they_stand() {
-        assert_eq!(
-            Columns::new(3, &[0u32, 2, 3]).unwrap_err(),
-            OutOfRange {
-                position: 2,
-                index: Some(3),
-                n_cols: 3
-            }
-        );
-        let negative = Columns::new(5, &[1i32, -1]).unwrap_err();
-        assert_eq!((negative.position, negative.index), (1, None));
-        assert!(Columns::new(4, &[3i64, 0, 1]).is_ok());
-        assert!(Columns::<u32>::new(0, &[]).is_ok());
         let mut v = ColumnVec::<u32>::new(2);
         assert!(v.push(1).is_ok());
-        assert_eq!(v.push(2).unwrap_err().position, 1);
+        let e = v.push(2).unwrap_err();
+        assert_eq!(
+            e,
+            OutOfRange {
+                position: 1,
+                index: 2,
+                n_cols: 2
+            }
+        );
+        assert_eq!(e.to_string(), "column index 2 at position 1 is not below 2");
         assert_eq!(v.as_slice(), &[1]);
-        assert!(ColumnVec::from_vec(2, vec![0, 5]).is_err());
+        assert!(ColumnVec::from_rows(2, &[0u32, 2], vec![0u32, 5]).is_err());
+    }
+
+    #[test]
+    fn every_invariant_of_the_rows_is_checked_in_one_pass() {
+        let ok = |p: &[i64], i: &[i64]| check_rows(3, p, i).map(|c| c.indices().len());
+        assert_eq!(ok(&[0, 2, 2, 3], &[0, 2, 1]), Ok(3));
+        assert_eq!(ok(&[1, 2, 2, 3], &[0, 2, 1]), Err(CsrError::Start));
+        assert_eq!(ok(&[], &[]), Err(CsrError::Start));
+        let pointer = |at, found, start| Err(CsrError::Pointer { at, found, start });
+        assert_eq!(ok(&[0, 2, 1, 3], &[0, 2, 1]), pointer(2, 1, 2));
+        assert_eq!(ok(&[0, 2, 2, 4], &[0, 2, 1]), pointer(3, 4, 2));
+        assert_eq!(ok(&[0, -1], &[]), pointer(1, -1, 0));
+        assert_eq!(ok(&[0, 2, 2, 2], &[0, 2, 1]), Err(CsrError::End { end: 2 }));
+        assert_eq!(
+            ok(&[0, 2, 2, 3], &[2, 0, 1]),
+            Err(CsrError::NotIncreasing { row: 0 })
+        );
+        assert_eq!(
+            ok(&[0, 2, 2, 3], &[0, 0, 1]),
+            Err(CsrError::NotIncreasing { row: 0 })
+        );
+        let out = |row, found| Err(CsrError::OutOfRange { row, found });
+        assert_eq!(ok(&[0, 2, 2, 3], &[0, 3, 1]), out(0, 3));
+        assert_eq!(ok(&[0, 2, 2, 3], &[0, 1, -1]), out(2, -1));
     }
 
     #[test]
@@ -337,7 +408,7 @@ mod tests {
         let idx = [0u32, 2, 3, 5, 6, 9];
         let val = [1.0f64, -2.0, 0.5, 4.0, 3.0, -1.0];
         let w: Vec<f64> = (0..10).map(|j| f64::from(j) + 1.0).collect();
-        let cols = Columns::new(10, &idx).unwrap();
+        let cols = row(10, &idx);
         // four partial sums, then the tail (the 5th and 6th products)
         let p: Vec<f64> = idx
             .iter()
@@ -359,14 +430,14 @@ mod tests {
     #[test]
     #[should_panic(expected = "fewer entries than columns")]
     fn a_vector_shorter_than_the_columns_is_a_panic_not_a_read_past_it() {
-        let cols = Columns::new(10, &[9u32]).unwrap();
+        let cols = row(10, &[9]);
         cols.dot(&[1.0f64], &[0.0; 9]);
     }
 
     #[test]
     #[should_panic(expected = "appended to a list of")]
     fn wider_indices_cannot_be_appended() {
-        let wide = ColumnVec::from_vec(10, vec![9]).unwrap();
+        let wide = ColumnVec::from_rows(10, &[0usize, 1], vec![9u32]).unwrap();
         let mut narrow = ColumnVec::<u32>::new(5);
         narrow.extend_from(wide.as_columns());
     }

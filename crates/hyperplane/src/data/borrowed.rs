@@ -12,7 +12,7 @@
 
 use std::fmt::Debug;
 
-use hyperplane_kernels::csr::{ColumnVec, Columns, Index, Value};
+use hyperplane_kernels::csr::{check_rows, ColumnVec, Columns, CsrError, Index, Value};
 
 use crate::data::csr::{select_rows, CsrMatrix};
 use crate::data::rows::{find_stored, Csr, RowAccess};
@@ -70,51 +70,8 @@ impl<'a, I: CsrIndex, V: CsrValue> CsrView<'a, I, V> {
                 data.len()
             ));
         }
-        if indptr.first().and_then(|p| p.checked()) != Some(0) {
-            return fail("indptr must start with 0".into());
-        }
-        let mut start = 0;
-        for (i, &end) in indptr[1..].iter().enumerate() {
-            let end = match end.checked() {
-                Some(e) if e >= start && e <= indices.len() => e,
-                _ => {
-                    return fail(format!(
-                        "indptr[{}] = {end:?} is outside {start}..={}",
-                        i + 1,
-                        indices.len()
-                    ))
-                }
-            };
-            let mut previous: Option<usize> = None;
-            for &j in &indices[start..end] {
-                match j.checked() {
-                    Some(j) if j < n_cols && previous.is_none_or(|p| j > p) => previous = Some(j),
-                    Some(j) if j < n_cols => {
-                        return fail(format!(
-                            "the column indices of row {} are not strictly increasing \
-                             (scipy: call sort_indices() and sum_duplicates() first)",
-                            i + 1
-                        ))
-                    }
-                    _ => {
-                        return fail(format!(
-                            "row {} has column index {j:?}, outside 0..{n_cols}",
-                            i + 1
-                        ))
-                    }
-                }
-            }
-            start = end;
-        }
-        if start != indices.len() {
-            return fail(format!(
-                "indptr ends at {start} but there are {} values",
-                indices.len()
-            ));
-        }
-        // every row's indices were found in range above
-        let indices = Columns::new(n_cols, indices)
-            .map_err(|e| Error::data(format!("borrowed CSR matrix: {e}")))?;
+        let indices =
+            check_rows(n_cols, indptr, indices).map_err(|e| refusal(e, n_cols, indices.len()))?;
         Ok(CsrView {
             indptr,
             indices,
@@ -156,6 +113,29 @@ impl<I: CsrIndex, V: CsrValue> Csr for CsrView<'_, I, V> {
     }
 }
 
+/// What a borrowed CSR matrix's arrays break, in words (rows counted from 1).
+fn refusal<I: CsrIndex>(e: CsrError<I, I>, n_cols: usize, len: usize) -> Error {
+    let what = match e {
+        CsrError::Start => "indptr must start with 0".to_string(),
+        CsrError::Pointer { at, found, start } => {
+            format!("indptr[{at}] = {found:?} is outside {start}..={len}")
+        }
+        CsrError::NotIncreasing { row } => format!(
+            "the column indices of row {} are not strictly increasing \
+             (scipy: call sort_indices() and sum_duplicates() first)",
+            row + 1
+        ),
+        CsrError::OutOfRange { row, found } => {
+            format!(
+                "row {} has column index {found:?}, outside 0..{n_cols}",
+                row + 1
+            )
+        }
+        CsrError::End { end } => format!("indptr ends at {end} but there are {len} values"),
+    };
+    Error::data(format!("borrowed CSR matrix: {what}"))
+}
+
 /// An owned CSR matrix of `f32` values with `i32` row pointers and column indices, lent to
 /// learners as a [`CsrView`]: 8 bytes an entry against [`CsrMatrix`]'s 12, and row pointers
 /// half as large. Readers build it when every value is exact in `f32` (one-hot indicators,
@@ -171,9 +151,15 @@ pub struct CsrMatrix32 {
 impl CsrMatrix32 {
     /// Builds the matrix from its parts, checking every invariant as [`CsrView::new`] does.
     pub fn new(n_cols: usize, indptr: Vec<i32>, indices: Vec<i32>, data: Vec<f32>) -> Result<Self> {
-        CsrView::new(n_cols, &indptr, &indices, &data)?;
-        let indices = ColumnVec::from_vec(n_cols, indices)
-            .map_err(|e| Error::data(format!("borrowed CSR matrix: {e}")))?;
+        let len = indices.len();
+        if len != data.len() {
+            return Err(Error::data(format!(
+                "borrowed CSR matrix: {len} indices but {} values",
+                data.len()
+            )));
+        }
+        let indices =
+            ColumnVec::from_rows(n_cols, &indptr, indices).map_err(|e| refusal(e, n_cols, len))?;
         Ok(CsrMatrix32 {
             indptr,
             indices,

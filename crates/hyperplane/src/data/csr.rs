@@ -1,6 +1,6 @@
 //! The owned CSR matrix and its builder.
 
-use hyperplane_kernels::csr::{ColumnVec, Columns};
+use hyperplane_kernels::csr::{ColumnVec, Columns, CsrError};
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
@@ -87,32 +87,29 @@ impl CsrMatrix {
                 u32::MAX
             )));
         }
-        for (i, w) in indptr.windows(2).enumerate() {
-            if w[1] < w[0] {
-                return Err(Error::data(format!(
-                    "CSR indptr decreases at row {}",
-                    i + 1
-                )));
-            }
-            let row = &indices[w[0]..w[1]];
-            if row.windows(2).any(|p| p[1] <= p[0]) {
-                return Err(Error::data(format!(
-                    "CSR column indices of row {} are not strictly increasing",
-                    i + 1
-                )));
-            }
-            if let Some(&j) = row.last() {
-                if j as usize >= n_cols {
-                    return Err(Error::data(format!(
-                        "CSR row {} has column {j} but the matrix has {n_cols} columns",
-                        i + 1
-                    )));
+        let indices = ColumnVec::from_rows(n_cols, &indptr, indices).map_err(|e| {
+            Error::data(match e {
+                CsrError::Start => "CSR indptr must start with 0".to_string(),
+                CsrError::Pointer { at, found, start } if found < start => {
+                    format!("CSR indptr decreases at row {at}")
                 }
-            }
-        }
-        // the rows' last indices are in range and each row increases: all are in range
-        let indices = ColumnVec::from_vec(n_cols, indices)
-            .map_err(|e| Error::data(format!("CSR matrix: {e}")))?;
+                CsrError::Pointer { at, found, .. } => {
+                    format!(
+                        "CSR indptr[{at}] = {found} is past the {} entries",
+                        data.len()
+                    )
+                }
+                CsrError::NotIncreasing { row } => format!(
+                    "CSR column indices of row {} are not strictly increasing",
+                    row + 1
+                ),
+                CsrError::OutOfRange { row, found } => format!(
+                    "CSR row {} has column {found} but the matrix has {n_cols} columns",
+                    row + 1
+                ),
+                CsrError::End { end } => format!("CSR indptr ends at {end}, before the last entry"),
+            })
+        })?;
         Ok(CsrMatrix {
             n_rows: indptr.len() - 1,
             indptr,
@@ -417,6 +414,9 @@ mod tests {
         assert!(CsrMatrix::new(3, vec![0, 2], vec![2, 1], vec![1.0, 1.0]).is_err());
         assert!(CsrMatrix::new(3, vec![0, 1], vec![3], vec![1.0]).is_err());
         assert!(CsrMatrix::new(3, vec![0, 1], vec![2], vec![1.0]).is_ok());
+        // a row pointer past the entries before one that goes back: an error, not a panic
+        let e = CsrMatrix::new(3, vec![0, 5, 3], vec![0, 1, 2], vec![1.0; 3]).unwrap_err();
+        assert!(e.to_string().contains("indptr[1] = 5 is past the 3 entries"), "{e}");
     }
 
     #[test]
