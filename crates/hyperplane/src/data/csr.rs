@@ -416,7 +416,11 @@ mod tests {
         assert!(CsrMatrix::new(3, vec![0, 1], vec![2], vec![1.0]).is_ok());
         // a row pointer past the entries before one that goes back: an error, not a panic
         let e = CsrMatrix::new(3, vec![0, 5, 3], vec![0, 1, 2], vec![1.0; 3]).unwrap_err();
-        assert!(e.to_string().contains("indptr[1] = 5 is past the 3 entries"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("indptr[1] = 5 is past the 3 entries"),
+            "{e}"
+        );
     }
 
     #[test]
