@@ -133,6 +133,32 @@ fn bytes_in_memory_load_as_the_file_does() {
     }
 }
 
+#[test]
+fn a_pipeline_in_bytes_is_its_model_file() {
+    for model in ["multinomial_nb_text", "perceptron_ova", "ridge"] {
+        let p = Pipeline::load(&fixture(&format!("{model}.json"))).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("m.json");
+        p.save(&out).unwrap();
+        let bytes = p.to_bytes().unwrap();
+        assert_eq!(
+            bytes,
+            std::fs::read(&out).unwrap(),
+            "{model}: to_bytes is the file"
+        );
+        let back = Pipeline::from_bytes(&bytes).unwrap();
+        assert_eq!(
+            back.to_bytes().unwrap(),
+            bytes,
+            "{model}: read and written again"
+        );
+        let e = Pipeline::from_bytes(&bytes[..bytes.len() - 9])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("<in memory>") && e.contains("truncated"), "{e}");
+    }
+}
+
 /// Found by fuzzing: `inspect`'s summary named all the columns of a LIBSVM model to pick
 /// its top features, billions of strings for one index of 3e9 (an abort).
 #[test]

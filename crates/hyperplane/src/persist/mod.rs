@@ -72,18 +72,32 @@ pub struct FileInfo {
     pub crate_version: String,
 }
 
+impl<'a, T> EnvelopeOut<'a, T> {
+    /// The envelope this build writes around `model` of kind `model_kind`.
+    fn of(model_kind: &'a str, model: &'a T) -> Self {
+        EnvelopeOut {
+            format: FORMAT_NAME,
+            format_version: FORMAT_VERSION,
+            model_kind,
+            crate_version: env!("CARGO_PKG_VERSION"),
+            model,
+        }
+    }
+}
+
 /// Writes `model` to `path` in the envelope, atomically.
 pub fn save<T: Serialize>(path: &Path, model_kind: &str, model: &T) -> Result<()> {
-    let envelope = EnvelopeOut {
-        format: FORMAT_NAME,
-        format_version: FORMAT_VERSION,
-        model_kind,
-        crate_version: env!("CARGO_PKG_VERSION"),
-        model,
-    };
+    let envelope = EnvelopeOut::of(model_kind, model);
     write_atomically_with(path, |w| {
         serde_json::to_writer(w, &envelope).map_err(io::Error::from)
     })
+}
+
+/// The bytes [`save`] writes, in memory (for a host that stores models itself: a pickle,
+/// a Spark model folder); [`load_bytes`] reads them back.
+pub fn to_bytes<T: Serialize>(model_kind: &str, model: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(&EnvelopeOut::of(model_kind, model))
+        .map_err(|e| Error::data(format!("the {model_kind} model cannot be written: {e}")))
 }
 
 /// Reads a model file written by [`save`], checking the envelope first.

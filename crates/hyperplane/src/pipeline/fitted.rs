@@ -288,6 +288,17 @@ impl Pipeline {
         persist::save(path, &self.kind, self)
     }
 
+    /// The bytes of the model file [`Pipeline::save`] writes, in memory.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        persist::to_bytes(&self.kind, self)
+    }
+
+    /// Reads the bytes of [`Pipeline::to_bytes`] (or of a model file); errors name them
+    /// "model file <in memory>".
+    pub fn from_bytes(bytes: &[u8]) -> Result<Pipeline> {
+        Self::load_bytes(bytes, Path::new("<in memory>"))
+    }
+
     /// Reads a model file written by [`Pipeline::save`].
     pub fn load(path: &Path) -> Result<Pipeline> {
         Self::load_bytes(&crate::data::file::read(path)?, path)
