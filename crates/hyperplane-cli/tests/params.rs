@@ -181,6 +181,17 @@ fn kinds_lists_the_parameters_of_a_kind_by_component() {
 }
 
 #[test]
+fn parameter_help_is_plain_text_for_every_kind() {
+    let kinds = json_of(&["kinds", "--json"]);
+    for kind in kinds.as_array().unwrap() {
+        let name = kind["name"].as_str().unwrap();
+        let text = ok(&["kinds", "--model", name]);
+        // rustdoc's links (`[`Type`]`) mean nothing in a terminal
+        assert!(!text.contains("[`"), "{name}: {text}");
+    }
+}
+
+#[test]
 fn the_thread_count_changes_nothing_but_the_threads() {
     let dir = tempfile::tempdir().unwrap();
     let mut csv = String::from("a,b,c,y\n");

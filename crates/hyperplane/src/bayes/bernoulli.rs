@@ -27,7 +27,8 @@ naive_bayes_params! {
         pub alpha: f64 = "1", non_negative;
         /// `x_j = 1` when the value is `> binarize`; `none`: values are already 0/1
         pub binarize: Option<f64> = "0", "finite (`>= 0` for sparse input), or `none`";
-        /// class prior, see [`Priors`]
+        /// class prior `P(y)`: `fitted` (the class frequencies), `uniform`, or given numbers
+        /// summing to 1 (`0.3,0.7`)
         pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }

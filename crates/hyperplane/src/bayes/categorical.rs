@@ -41,7 +41,8 @@ naive_bayes_params! {
         pub alpha: f64 = "1", non_negative;
         /// every feature has at least this many categories `k_j`
         pub min_categories: usize = "0", "`0..=2^20`";
-        /// class prior, see [`Priors`]
+        /// class prior `P(y)`: `fitted` (the class frequencies), `uniform`, or given numbers
+        /// summing to 1 (`0.3,0.7`)
         pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }

@@ -33,7 +33,8 @@ naive_bayes_params! {
     pub struct GaussianNB as "gaussian-nb" {
         /// added variance, as a fraction of the largest feature variance
         pub var_smoothing: f64 = "0.000000001", positive;
-        /// class prior, see [`Priors`]
+        /// class prior `P(y)`: `fitted` (the class frequencies), `uniform`, or given numbers
+        /// summing to 1 (`0.3,0.7`)
         pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }

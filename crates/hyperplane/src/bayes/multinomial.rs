@@ -29,7 +29,8 @@ naive_bayes_params! {
     pub struct MultinomialNB as "multinomial-nb" {
         /// Lidstone smoothing strength (1 = Laplace, 0 = maximum likelihood)
         pub alpha: f64 = "1", non_negative;
-        /// class prior, see [`Priors`]
+        /// class prior `P(y)`: `fitted` (the class frequencies), `uniform`, or given numbers
+        /// summing to 1 (`0.3,0.7`)
         pub priors: Priors = "fitted", "`fitted`, `uniform`, or one probability per class";
     }
 }

@@ -48,7 +48,7 @@ crate::params! {
         fit_intercept = "true", bool => fit_intercept;
         /// per-class weights multiplying the sample weights
         class_weight = "none", "`none`, `balanced`, `LABEL:W,...`" => class_weight;
-        /// the optimiser, see [`Solver`]; `auto` chooses by the shape and sparsity of the data (logistic regression's rule; `lbfgs` for softmax regression)
+        /// the optimiser; `auto` chooses by the shape and sparsity of the data (logistic regression's rule; `lbfgs` for softmax regression)
         solver = "auto", "`auto`, `newton`, `newton-ls`, `newton-cholesky`, `lbfgs`, `gd`, `gd-armijo`; `sgd` and `newton-cholesky` for logistic regression only" => solver;
         /// stopping tolerance (see the module doc)
         tol = "0.0001", positive => tol;

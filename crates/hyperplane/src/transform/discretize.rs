@@ -70,7 +70,8 @@ crate::params! {
     schema "discretizer" {
         /// bins per feature (fewer when quantile edges coincide)
         n_bins = "10", at_least_2 => n_bins;
-        /// edge placement, see [`BinStrategy`]
+        /// edge placement: `quantile` (edges at the training quantiles, bins of about equal
+        /// counts) or `uniform` (equal widths from the minimum to the maximum)
         strategy = "quantile", "`quantile`, `uniform`" => strategy;
         /// indices of the features to bin; the others pass through unchanged
         columns = "all", "`all`, or distinct indices `< n_features`" => columns;
