@@ -195,6 +195,7 @@ pub mod text;
 pub mod theory;
 pub mod threads;
 pub mod transform;
+pub mod units;
 
 pub use data::{CsrMatrix, Dataset, Features, Label, RowAccess};
 pub use error::{Error, Result};
