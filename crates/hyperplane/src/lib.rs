@@ -175,6 +175,7 @@ pub mod data;
 pub mod datasets;
 pub mod error;
 pub mod estimator;
+mod intern;
 pub mod linalg;
 pub mod linear;
 pub mod memory;
