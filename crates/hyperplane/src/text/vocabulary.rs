@@ -1,5 +1,5 @@
 //! Vocabularies: pruning by document frequency, and a cache in front of the term index
-//! ([`TermIndex`](crate::intern::TermIndex)) for the lookups of the vectorizers.
+//! (`TermIndex`, in the crate's `intern` module) for the lookups of the vectorizers.
 
 use serde::{Deserialize, Serialize};
 
