@@ -84,7 +84,7 @@ pub enum Error {
     NotAFile { path: PathBuf, kind: &'static str },
 
     /// Work sized by the input would need more memory than the budget allows.
-    #[error("{what} would take {} of memory, over the budget of {} (raise it with --max-memory)", bytes.map_or("more than 16 EiB".to_string(), crate::memory::format_size), crate::memory::format_size(*budget))]
+    #[error("{what} would take {} of memory, over the budget of {} (raise it with --max-memory)", bytes.map_or("more than 16 EiB".to_string(), crate::units::format_size), crate::units::format_size(*budget))]
     MemoryBudget {
         /// What would be allocated, with the sizes that make it.
         what: String,

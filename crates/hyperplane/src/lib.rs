@@ -176,6 +176,7 @@ pub mod data;
 pub mod datasets;
 pub mod error;
 pub mod estimator;
+mod intern;
 pub mod linalg;
 pub mod linear;
 pub mod memory;
@@ -197,6 +198,7 @@ pub mod text;
 pub mod theory;
 pub mod threads;
 pub mod transform;
+pub mod units;
 
 pub use data::{CsrMatrix, Dataset, Features, Label, RowAccess};
 pub use error::{Error, Result};

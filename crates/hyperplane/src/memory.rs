@@ -83,21 +83,6 @@ pub fn parse_size(text: &str) -> Result<u64> {
     Ok(bytes as u64)
 }
 
-/// `bytes` for people: `512 B`, `1.5 KiB`, `16.0 GiB`.
-pub fn format_size(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
-}
-
 /// Checks that `counts` elements of `element_bytes` bytes each (the product of `counts`:
 /// rows x columns, say) fit the budget; `what` names them in the error ("the polynomial
 /// features of 100 columns to degree 5").
@@ -147,13 +132,6 @@ mod tests {
             let e = parse_size(bad).unwrap_err().to_string();
             assert!(e.contains("max-memory") && e.contains("512M"), "{bad}: {e}");
         }
-    }
-
-    #[test]
-    fn formats_sizes() {
-        assert_eq!(format_size(100), "100 B");
-        assert_eq!(format_size(1536), "1.5 KiB");
-        assert_eq!(format_size(16 << 30), "16.0 GiB");
     }
 
     #[test]

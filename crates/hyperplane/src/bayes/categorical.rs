@@ -23,10 +23,9 @@ use serde::{Deserialize, Serialize};
 use crate::bayes::counts::{log_ratios, SmoothedLn};
 use crate::bayes::explain;
 use crate::bayes::likelihood::{split, split_sum, JointLogLikelihood};
-use crate::bayes::model::{
-    bad_field, check_values, naive_bayes_params, FittedNB, NaiveBayesParams, Statistics,
-};
+use crate::bayes::model::{naive_bayes_params, FittedNB, NaiveBayesParams, Statistics};
 use crate::bayes::prior::{check_alpha, check_batch, ClassCounts, Priors};
+use crate::bayes::validate::{bad_field, check_values};
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::with_rows;

@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bayes::explain;
 use crate::bayes::likelihood::{JointLogLikelihood, LinearScore};
-use crate::bayes::model::{check_values, FittedNB, NaiveBayesParams, Statistics};
+use crate::bayes::model::{FittedNB, NaiveBayesParams, Statistics};
 use crate::bayes::prior::{check_batch, ClassCounts};
+use crate::bayes::validate::check_values;
 use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::with_rows;

@@ -20,10 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bayes::explain;
 use crate::bayes::likelihood::{split, JointLogLikelihood};
-use crate::bayes::model::{
-    check_values, naive_bayes_params, FittedNB, NaiveBayesParams, Statistics,
-};
+use crate::bayes::model::{naive_bayes_params, FittedNB, NaiveBayesParams, Statistics};
 use crate::bayes::prior::{check_batch, ClassCounts, Priors};
+use crate::bayes::validate::check_values;
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::with_rows;

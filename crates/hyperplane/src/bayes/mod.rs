@@ -89,6 +89,7 @@ mod multinomial;
 mod prior;
 #[cfg(test)]
 mod properties;
+mod validate;
 
 pub use bernoulli::{BernoulliNB, BernoulliNBModel};
 pub use categorical::{CategoricalNB, CategoricalNBModel, CategoryCounts, MAX_CATEGORY};

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bayes::model::{bad_field, check_values};
+use crate::bayes::validate::{bad_field, check_values};
 use crate::data::labels::format_classes;
 use crate::data::Label;
 use crate::error::{Error, Result};
@@ -184,7 +184,6 @@ impl ClassCounts {
         self.classes.is_empty()
     }
 
-    /// Total weight `N = sum_c N_c`; an error when it is 0 (no model can be fitted).
     /// Checks classes read from a model file: non-empty, sorted and distinct, with one
     /// finite count `>= 0` each, and the field `field` (`rows`) with one entry per class.
     pub(crate) fn validate<T>(&self, field: &str, rows: &[T]) -> Result<()> {
@@ -216,6 +215,7 @@ impl ClassCounts {
         check_values("classes.count", &self.count, self.classes.len(), true)
     }
 
+    /// Total weight `N = sum_c N_c`; an error when it is 0 (no model can be fitted).
     pub(crate) fn check_total(&self) -> Result<f64> {
         let total: f64 = self.count.iter().sum();
         if total > 0.0 {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::data::features::Features;
 use crate::data::labels::Label;
 use crate::error::{Error, Result};
-use crate::text::vocabulary::TermIndex;
+use crate::intern::TermIndex;
 
 /// One column of a delimited table.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,51 +1,7 @@
-//! String hashes: a fast in-memory hash for term tables and the portable hash of the
-//! hashing trick.
-//!
-//! * [`fx_hash`] is an FxHash-style multiply-rotate hash over 8-byte little-endian words,
-//!   finished with a xor-shift so that both the high bits (table index) and the low bits
-//!   are usable. It only has to be fast and well spread *within one process*; it is never
-//!   written to a model file.
-//! * [`murmur3_32`] is MurmurHash3 x86_32, the hash scikit-learn's `HashingVectorizer`
-//!   uses. Its value depends only on the bytes and the seed, so hashed columns are the same
-//!   on every platform, in every version, and equal to scikit-learn's.
-
-/// The FxHash multiplier (from Firefox / rustc).
-const FX_K: u64 = 0x517c_c1b7_2722_0a95;
-
-/// Bytes `b` (at most 8) as a little-endian word, zero-padded; no call to `memcpy`.
-#[inline(always)]
-pub(crate) fn load_le(b: &[u8]) -> u64 {
-    let n = b.len();
-    let u32_at = |i: usize| u64::from(u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]));
-    match n {
-        0 => 0,
-        1..=3 => {
-            u64::from(b[0])
-                | u64::from(b[n / 2]) << (8 * (n / 2))
-                | u64::from(b[n - 1]) << (8 * (n - 1))
-        }
-        // Two overlapping 4-byte reads.
-        4..=7 => u32_at(0) | u32_at(n - 4) << (8 * (n - 4)),
-        _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
-    }
-}
-
-/// FxHash-style hash of `bytes`: `h = (rotl(h, 5) ^ w) * K` for each 8-byte word `w`
-/// (the last one zero-padded), then the length, then `h ^ (h >> 32)`.
-#[inline]
-pub(crate) fn fx_hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        h = (h.rotate_left(5) ^ load_le(c)).wrapping_mul(FX_K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        h = (h.rotate_left(5) ^ load_le(rest)).wrapping_mul(FX_K);
-    }
-    h = (h.rotate_left(5) ^ bytes.len() as u64).wrapping_mul(FX_K);
-    h ^ (h >> 32)
-}
+//! The portable hash of the hashing trick: [`murmur3_32`] is MurmurHash3 x86_32, the hash
+//! scikit-learn's `HashingVectorizer` uses. Its value depends only on the bytes and the seed,
+//! so hashed columns are the same on every platform, in every version, and equal to
+//! scikit-learn's. (The in-memory hash of term tables is [`crate::intern::fx_hash`].)
 
 /// MurmurHash3 x86_32 of `bytes` with `seed` (Austin Appleby's reference algorithm).
 pub(crate) fn murmur3_32(bytes: &[u8], seed: u32) -> u32 {
@@ -88,36 +44,5 @@ mod tests {
         assert_eq!(murmur3_32(b"hello", 0), 613_153_351);
         assert_eq!(murmur3_32(b"", 0), 0);
         assert_eq!(murmur3_32(b"", 1), 0x514e_28b7);
-    }
-
-    #[test]
-    fn load_le_zero_pads_every_length() {
-        let bytes = b"abcdefghij";
-        for n in 0..=8 {
-            let mut padded = [0u8; 8];
-            padded[..n].copy_from_slice(&bytes[..n]);
-            assert_eq!(
-                load_le(&bytes[..n]),
-                u64::from_le_bytes(padded),
-                "length {n}"
-            );
-        }
-        assert_eq!(load_le(bytes), u64::from_le_bytes(*b"abcdefgh"));
-    }
-
-    #[test]
-    fn fx_hash_is_deterministic_and_spreads() {
-        assert_eq!(fx_hash(b"spam"), fx_hash(b"spam"));
-        assert_ne!(fx_hash(b"a"), fx_hash(b"a\0"));
-        assert_ne!(fx_hash(b"abcdefgh"), fx_hash(b"abcdefgi"));
-        // High bits (the table index) differ for short near-identical keys.
-        let tops: std::collections::HashSet<u64> = (0..1000u32)
-            .map(|i| fx_hash(i.to_string().as_bytes()) >> 54)
-            .collect();
-        assert!(
-            tops.len() > 400,
-            "only {} distinct top-10-bit values",
-            tops.len()
-        );
     }
 }

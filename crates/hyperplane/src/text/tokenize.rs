@@ -20,8 +20,8 @@ use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
+use crate::intern::TermIndex;
 use crate::param::ParamValue;
-use crate::text::vocabulary::TermIndex;
 
 crate::params! {
     /// How documents are split into terms.

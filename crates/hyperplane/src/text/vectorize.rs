@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{CsrBuilder, CsrMatrix};
 use crate::error::{Error, Result};
+use crate::intern::{fx_hash, TermIndex};
 use crate::text::documents::{chunks, Documents};
-use crate::text::hash::fx_hash;
 use crate::text::tokenize::{CompiledTokenizer, Scanner, Tokenizer};
-use crate::text::vocabulary::{select_terms, DocFreq, HotCache, TermIndex};
+use crate::text::vocabulary::{select_terms, DocFreq, HotCache};
 
 crate::params! {
     /// Counts terms per document.

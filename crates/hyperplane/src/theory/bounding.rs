@@ -23,7 +23,7 @@ fn binomial_row(n: u64, len: usize) -> Vec<BigUint> {
         if i >= n {
             c = BigUint::zero();
         } else {
-            c = c.mul_small(n - i).div_rem_small(i + 1).0;
+            c = c * (n - i) / (i + 1);
         }
     }
     row

@@ -84,7 +84,7 @@ impl HypothesisSet {
             HypothesisSet::ConvexSets => BigUint::pow2(n as usize),
             HypothesisSet::Perceptron { d } => match n {
                 0 => BigUint::one(),
-                _ => bounding(n - 1, d + 1).mul_small(2),
+                _ => bounding(n - 1, d + 1) * 2,
             },
         }
     }

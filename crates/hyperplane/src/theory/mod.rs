@@ -45,9 +45,9 @@
 //! ```
 //!
 //! Exact where the mathematics is exact: growth functions and `B(N, k)` are big integers
-//! ([`BigUint`], printed and serialised in full); bounds are `f64` computed in log space
-//! (so `m_H(2N)` never overflows); the separability test is an LP with documented
-//! tolerances ([`simplex`]).
+//! ([`BigUint`], `num-bigint`'s, printed and serialised in full as decimal text); bounds are
+//! `f64` computed in log space (so `m_H(2N)` never overflows); the separability test is an
+//! LP with documented tolerances ([`simplex`]).
 
 pub mod bigint;
 pub mod bounding;

@@ -34,7 +34,7 @@ use crate::data::labels::Labels;
 use crate::data::read::ReadOptions;
 use crate::data::{Column, CsrBuilder, CsrMatrix, CsrMatrix32, Features, OwnedFeatures, Table};
 use crate::error::{Error, Result};
-use crate::text::vocabulary::TermIndex;
+use crate::intern::TermIndex;
 
 /// How categorical columns are encoded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
