@@ -146,7 +146,7 @@ impl TermIndex {
         index.terms = terms;
         for (_, id) in order {
             let (term, hash) = (&index.terms[id as usize], hashes[id as usize]);
-            match index.probe(term, hash) {
+            match index.probe(term.as_bytes(), hash) {
                 (_, Some(_)) => {
                     return Err(Error::data(format!(
                         "the vocabulary lists the term {term:?} twice"
@@ -179,10 +179,9 @@ impl TermIndex {
         (tag >> (32 - self.bits)) as usize
     }
 
-    /// The slot holding `term`, or the empty slot where it would go.
+    /// The slot holding the term of bytes `bytes`, or the empty slot where it would go.
     #[inline]
-    fn probe(&self, term: &str, hash: u64) -> (usize, Option<u32>) {
-        let bytes = term.as_bytes();
+    fn probe(&self, bytes: &[u8], hash: u64) -> (usize, Option<u32>) {
         let (tag, prefix) = (tag(hash, bytes.len()), prefix(bytes));
         let mask = self.slots.len() - 1;
         let mut i = self.start(tag);
@@ -211,7 +210,7 @@ impl TermIndex {
     /// The id of `term` whose [`fx_hash`] is `hash`, if present.
     #[inline]
     pub(crate) fn get_hashed(&self, term: &str, hash: u64) -> Option<u32> {
-        self.probe(term, hash).1
+        self.probe(term.as_bytes(), hash).1
     }
 
     /// The id of `term`, inserting a copy if absent.
@@ -223,9 +222,24 @@ impl TermIndex {
     /// The id of `term` whose [`fx_hash`] is `hash`, inserting a copy if absent.
     #[inline]
     pub(crate) fn get_or_insert_hashed(&mut self, term: &str, hash: u64) -> u32 {
-        match self.probe(term, hash) {
+        match self.probe(term.as_bytes(), hash) {
             (_, Some(id)) => id,
             (slot, None) => self.insert_at(slot, hash, term.to_owned()),
+        }
+    }
+
+    /// The id of the term of bytes `bytes`, inserting it if absent; `None` when it is
+    /// absent and not UTF-8. A term present is text already, so only a new one is checked:
+    /// a column of categories pays the check once per category, not once per row.
+    #[inline]
+    pub(crate) fn get_or_insert_bytes(&mut self, bytes: &[u8]) -> Option<u32> {
+        let hash = fx_hash(bytes);
+        match self.probe(bytes, hash) {
+            (_, Some(id)) => Some(id),
+            (slot, None) => {
+                let term = std::str::from_utf8(bytes).ok()?;
+                Some(self.insert_at(slot, hash, term.to_owned()))
+            }
         }
     }
 

@@ -602,8 +602,9 @@ impl<'a> Records<'a> {
         self.fields[from..self.ends[j]].trim_ascii()
     }
 
-    /// Field `j` of the current record as text, if it is UTF-8 (checked field by field: a
-    /// field is short, and the check of ASCII bytes runs a word at a time).
+    /// Field `j` of the current record as text, if it is UTF-8 (for messages: the values of
+    /// categorical columns and labels go to their interners as bytes, checked once per
+    /// distinct value).
     fn text(&self, j: usize) -> Option<&str> {
         std::str::from_utf8(self.field(j)).ok()
     }
@@ -724,11 +725,8 @@ impl Rows<'_> {
         if let Some(j) = records.nul_field() {
             return Err(at(j, "text".into(), "a NUL byte (binary data)".into()));
         }
-        let text = |j: usize| -> Result<&str> {
-            records
-                .text(j)
-                .ok_or_else(|| at(j, "UTF-8 text".into(), "invalid UTF-8 bytes".into()))
-        };
+        let invalid_utf8 = |j: usize| at(j, "UTF-8 text".into(), "invalid UTF-8 bytes".into());
+        let text = |j: usize| -> Result<&str> { records.text(j).ok_or_else(|| invalid_utf8(j)) };
         if let Some(li) = layout.label {
             if is_missing(records.field(li)) {
                 return Err(at(
@@ -795,12 +793,21 @@ impl Rows<'_> {
                     }
                 },
                 Building::Categorical(values) => {
-                    values.push(if is_missing(field) { MISSING } else { text(j)? })
+                    let value = if is_missing(field) {
+                        MISSING.as_bytes()
+                    } else {
+                        field
+                    };
+                    if !values.push_bytes(value) {
+                        return Err(invalid_utf8(j));
+                    }
                 }
             }
         }
         if let (Some(li), Some(labels)) = (layout.label, &mut self.labels) {
-            labels.push(text(li)?);
+            if !labels.push_bytes(records.field(li)) {
+                return Err(invalid_utf8(li));
+            }
         }
         self.first_line.get_or_insert(line);
         Ok(())
@@ -1302,6 +1309,16 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(e.contains("t.csv:3:2:") && e.contains(what), "{e}");
+        }
+        // a category and a label, which go to their interners as bytes
+        for (text, at) in [
+            (&b"a,b,y\nx,2,0\nx,2,1\n\xff,2,1\n"[..], "t.csv:4:1:"),
+            (&b"a,y\n1,ok\n2,ok\n3,\xfe\n"[..], "t.csv:4:2:"),
+        ] {
+            let e = parse(text, Path::new("t.csv"), &ReadOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(at) && e.contains("UTF-8"), "{e}");
         }
     }
 

@@ -103,6 +103,16 @@ impl Interner {
         let code = self.index.get_or_insert(value);
         self.codes.push(code);
     }
+    /// Appends a row holding the text of bytes `value`; `false` (nothing appended) when
+    /// they are not UTF-8.
+    #[inline]
+    pub(crate) fn push_bytes(&mut self, value: &[u8]) -> bool {
+        let Some(code) = self.index.get_or_insert_bytes(value) else {
+            return false;
+        };
+        self.codes.push(code);
+        true
+    }
     /// Appends the rows of `other`, looking each of its levels up once.
     pub(crate) fn extend(&mut self, other: &Categories) {
         let map: Vec<u32> = other
