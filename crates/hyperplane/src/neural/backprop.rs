@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::activation::{Activation, Output};
 use super::layers::{fetch, gather, mat_mul, row_blocks, InputRows, Layout, TILE_ROWS};
 use super::precision::{Dtype, Kept, KeptEach, Real};
-use super::stochastic::{Step, StepRule};
+use super::step::{Step, StepRule};
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
 use hyperplane_kernels::simd::with_widest;

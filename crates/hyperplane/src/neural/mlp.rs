@@ -27,9 +27,8 @@ use super::activation::{Activation, Output};
 use super::backprop::{Batch, Gradient, Network};
 use super::layers::Layout;
 use super::precision::{in_precision, Dtype, Real};
-use super::stochastic::{
-    epoch, train, Adam, Budget, EpochData, Schedule, Sgd, StepRule, Trained, Watch,
-};
+use super::step::{Adam, Schedule, Sgd, StepRule};
+use super::stochastic::{epoch, train, Budget, EpochData, Trained, Watch};
 use crate::data::split::train_test_split;
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};

@@ -38,6 +38,7 @@ pub mod backprop;
 pub mod layers;
 pub mod mlp;
 pub mod precision;
+pub mod step;
 pub mod stochastic;
 
 pub use activation::{Activation, Output};
@@ -45,9 +46,8 @@ pub use backprop::{Batch, Gradient, Network};
 pub use layers::Layout;
 pub use mlp::{ClassLoss, Mlp, MlpModel, MlpRegressor, MlpState, Optimizer, Stop, Training};
 pub use precision::Dtype;
-pub use stochastic::{
-    epoch, train, Adam, Budget, EpochData, Schedule, Sgd, Step, StepRule, Trained, Watch,
-};
+pub use step::{Adam, Schedule, Sgd, Step, StepRule};
+pub use stochastic::{epoch, train, Budget, EpochData, Trained, Watch};
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
