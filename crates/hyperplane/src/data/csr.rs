@@ -24,7 +24,7 @@ pub struct CsrMatrix {
     data: Vec<f64>,
 }
 
-/// Written as `{n_rows, n_cols, indptr, indices, data}`, the form [`CsrParts`] reads.
+/// Written as `{n_rows, n_cols, indptr, indices, data}`, the form deserialising reads back.
 impl Serialize for CsrMatrix {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         #[derive(Serialize)]

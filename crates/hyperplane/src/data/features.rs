@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 ///
 /// Readers and transforms produce owned matrices (`Features<'static>`); a host that holds
 /// its data already lends it without a copy: a dense `ArrayView2` of any layout
-/// (`Features::from(view)`), or a CSR matrix over its own slices ([`CsrView`](crate::data::CsrView)).
+/// (`Features::from(view)`), or a CSR matrix over its own slices ([`CsrView`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Features<'a> {
     /// A dense matrix, owned or a view of any layout.

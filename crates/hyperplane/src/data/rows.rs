@@ -1,7 +1,7 @@
 //! Row access: what every learner needs of a feature matrix, written once per storage.
 //!
 //! Every algorithm is written against [`RowAccess`] and monomorphised for each storage:
-//! dense matrices (any ndarray layout) and CSR matrices ([`Csr`]: the owned
+//! dense matrices (any ndarray layout) and CSR matrices (the crate's `Csr`: the owned
 //! [`CsrMatrix`](crate::data::CsrMatrix) and the borrowed [`CsrView`](crate::data::CsrView)),
 //! whose row kernels are those of `hyperplane_kernels::csr`, written once over a row's
 //! checked column indices and its values.

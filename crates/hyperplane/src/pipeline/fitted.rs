@@ -294,7 +294,7 @@ impl Pipeline {
     }
 
     /// Reads the bytes of [`Pipeline::to_bytes`] (or of a model file); errors name them
-    /// "model file <in memory>".
+    /// "model file `<in memory>`".
     pub fn from_bytes(bytes: &[u8]) -> Result<Pipeline> {
         Self::load_bytes(bytes, Path::new("<in memory>"))
     }
