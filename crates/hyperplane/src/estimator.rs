@@ -5,22 +5,28 @@
 //! fitted classifier implements [`Classifier`], a fitted regressor [`Regressor`]; every
 //! method returns `Result` and checks the feature count, so nothing panics on user input.
 //!
-//! The registry sees every family through two object-safe traits: [`Learn`] (a learner of
-//! any kind, with its parameters) and [`FittedModel`] (a fitted model of any kind, saved
-//! and read back by its family's tag). A family declares itself in one [`Family`] value
-//! beside its code; the pipeline lists the families, one line each.
+//! A model kind is declared once, in its own file: its params struct implements [`Kind`]
+//! (its [`KindInfo`], and the hooks where it differs from the defaults), and its fitted
+//! model [`FittedModel`] and [`Body`] (its name in model files). Its family lists it in
+//! one [`Registration`] line of its [`Family`]; the pipeline lists the families, one line
+//! each. The registry and the pipeline see every kind through two object-safe traits:
+//! [`Learn`] (a learner of any kind, with its parameters; every `Kind` is one) and
+//! `FittedModel` (a fitted model of any kind, saved and read back by its body's name).
 
 use std::any::Any;
 use std::fmt::Debug;
 
 use ndarray::Array2;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, Features, Label};
 use crate::error::Result;
 use crate::numeric;
 use crate::param::Params;
+use crate::score::LinearModel;
+use crate::summary::{LossCurve, ModelSummary};
+use crate::weights::{row_weights, ClassWeight};
 
 /// Params that can be fitted to a data set.
 pub trait Fit {
@@ -112,6 +118,11 @@ pub struct KindInfo {
     /// Whether it models categorical features (categories as indices, numeric columns
     /// binned) rather than numeric ones (categories one-hot).
     pub categorical_input: bool,
+    /// Whether it reads text (`vectorizer=count` or `hashing`) as token counts by default
+    /// (`binary=false`), rather than token presence: the multinomial event model, whose
+    /// likelihood is `prod_j P(t_j | c)^{x_j}` over the counts `x_j`.
+    #[serde(skip)]
+    pub text_counts: bool,
     /// What it is, in one line.
     pub about: &'static str,
 }
@@ -125,6 +136,7 @@ impl KindInfo {
             task: Task::Classifier,
             binary: false,
             categorical_input: false,
+            text_counts: false,
             about,
         }
     }
@@ -153,6 +165,14 @@ impl KindInfo {
         }
     }
 
+    /// The same kind, reading text as token counts by default.
+    pub const fn reading_text_counts(self) -> Self {
+        KindInfo {
+            text_counts: true,
+            ..self
+        }
+    }
+
     /// The same kind, reading categorical features.
     pub const fn with_categorical_input(self) -> Self {
         KindInfo {
@@ -162,30 +182,40 @@ impl KindInfo {
     }
 }
 
-/// A learner of any family, as the registry and the pipeline drive it: a params struct
-/// (or a family's enum of them) behind one object-safe interface.
-pub trait Learn: AsParams + AsAny + CloneLearn + Debug + Send + Sync {
-    /// The registry entry of its kind.
-    fn info(&self) -> &'static KindInfo;
-    /// Fits on `data`: its classes for a classifier, its real-valued targets
-    /// ([`Dataset::values`]) for a regressor.
-    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>>;
+/// A model kind: a params struct declared once, in its own file, with everything the
+/// registry needs. Its [`KindInfo`], its default params (`Default`), its fit (`Fit`, to a
+/// model with a [`Body`] in model files) and its parameter schema (`Params`) are required;
+/// what the pipeline does around a fit is a hook with a default, overridden where the kind
+/// differs. Every `Kind` is a [`Learn`], so its family lists it with one line,
+/// [`Registration::of`].
+///
+/// ```text
+/// impl Kind for Perceptron {
+///     const INFO: &'static KindInfo = &KindInfo::binary(Self::KIND, GROUP, "the PLA");
+///     fn depends_on_row_order(&self) -> bool { true }
+/// }
+/// // in the family's list: Registration::of::<Perceptron>(),
+/// ```
+pub trait Kind:
+    Fit<Model: FittedModel + Body> + Params + Default + Clone + Debug + Send + Sync + 'static
+{
+    /// Its registry entry.
+    const INFO: &'static KindInfo;
+
     /// Whether the fitted model depends on the order of the training rows beyond rounding
     /// (mistake-driven and stochastic learners).
     fn depends_on_row_order(&self) -> bool {
         false
     }
-    /// The learner without its class weights, with the weight they and the sample weights
-    /// give each row of `data`: a multiclass reduction applies them once, on the original
-    /// classes, so every sub-problem sees the same per-row costs. `None` when the learner
-    /// has no class weights (or uniform ones).
-    fn split_class_weight(&self, _data: &Dataset) -> Result<Option<Unweighted>> {
-        Ok(None)
+    /// Its class weights, when it has them: a multiclass reduction applies them once, on
+    /// the original classes, as row weights ([`Learn::split_class_weight`]).
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        None
     }
     /// The learner started from the least-squares weights of binary `data` (the courses'
     /// initialisation of PLA, pocket and logistic regression); `None` for a learner that
     /// has no starting weights.
-    fn warm_started(&self, _data: &Dataset) -> Result<Option<Box<dyn Learn>>> {
+    fn warm_started(&self, _data: &Dataset) -> Result<Option<Self>> {
         Ok(None)
     }
     /// The numbers (`f64`) a fit keeps that grow with the width of the data, as factors
@@ -195,16 +225,174 @@ pub trait Learn: AsParams + AsAny + CloneLearn + Debug + Send + Sync {
     fn width_state(&self, n_features: usize, n_classes: usize) -> [usize; 3] {
         [n_features, n_classes.max(1), 4]
     }
+    /// How its walk starts, for a learner whose model the PLA bound speaks of (the
+    /// perceptron); `None` for the others.
+    fn pla_start(&self) -> Option<PlaStart> {
+        None
+    }
+    /// Training batch by batch and merging parts, for a kind whose training is a sum over
+    /// rows (one-pass statistics: Naive Bayes); `None` for the others.
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        None
+    }
+}
+
+/// A learner of any kind, as the registry and the pipeline drive it: a [`Kind`] behind one
+/// object-safe interface (every `Kind` is one).
+pub trait Learn: AsParams + CloneLearn + Debug + Send + Sync {
+    /// The registry entry of its kind.
+    fn info(&self) -> &'static KindInfo;
+    /// Fits on `data`: its classes for a classifier, its real-valued targets
+    /// ([`Dataset::values`]) for a regressor.
+    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>>;
+    /// See [`Kind::depends_on_row_order`].
+    fn depends_on_row_order(&self) -> bool;
+    /// The learner without its class weights, with the weight they and the sample weights
+    /// give each row of `data`: a multiclass reduction applies them once, on the original
+    /// classes, so every sub-problem sees the same per-row costs. `None` when the learner
+    /// has no class weights (or uniform ones).
+    fn split_class_weight(&self, data: &Dataset) -> Result<Option<Unweighted>>;
+    /// See [`Kind::warm_started`].
+    fn warm_started(&self, data: &Dataset) -> Result<Option<Box<dyn Learn>>>;
+    /// See [`Kind::width_state`].
+    fn width_state(&self, n_features: usize, n_classes: usize) -> [usize; 3];
+    /// See [`Kind::pla_start`].
+    fn pla_start(&self) -> Option<PlaStart>;
+    /// See [`Kind::incremental`].
+    fn incremental(&self) -> Option<&dyn Incremental>;
+}
+
+impl<K: Kind> Learn for K {
+    fn info(&self) -> &'static KindInfo {
+        K::INFO
+    }
+    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
+        Ok(Box::new(self.fit(data)?))
+    }
+    fn depends_on_row_order(&self) -> bool {
+        Kind::depends_on_row_order(self)
+    }
+    fn split_class_weight(&self, data: &Dataset) -> Result<Option<Unweighted>> {
+        let mut unweighted = self.clone();
+        let Some(class_weight) = unweighted.class_weight_mut() else {
+            return Ok(None);
+        };
+        if *class_weight == ClassWeight::Uniform {
+            return Ok(None);
+        }
+        let rows = row_weights(data, class_weight)?;
+        *class_weight = ClassWeight::Uniform;
+        Ok(Some((Box::new(unweighted), rows)))
+    }
+    fn warm_started(&self, data: &Dataset) -> Result<Option<Box<dyn Learn>>> {
+        Ok(Kind::warm_started(self, data)?.map(|l| Box::new(l) as Box<dyn Learn>))
+    }
+    fn width_state(&self, n_features: usize, n_classes: usize) -> [usize; 3] {
+        Kind::width_state(self, n_features, n_classes)
+    }
+    fn pla_start(&self) -> Option<PlaStart> {
+        Kind::pla_start(self)
+    }
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        Kind::incremental(self)
+    }
+}
+
+/// Training as a sum over rows, for the kinds whose training is one (see
+/// [`Kind::incremental`]): statistics started empty, updated batch by batch, merged with
+/// the statistics of other parts, and finished into a model. Merging in any grouping gives
+/// the model of the union, so a host may fit its partitions apart (out of core, on several
+/// machines) and merge them in partition order; a part travels as the model it finishes
+/// into, whose statistics [`FittedModel::resume`] gives back.
+///
+/// ```
+/// use hyperplane::pipeline::Learner;
+/// use hyperplane::{Classifier, Dataset, Label};
+/// use ndarray::array;
+///
+/// let y = |l: &[&str]| l.iter().map(|&s| Label::from(s)).collect::<Vec<_>>();
+/// let a = Dataset::new(array![[2.0, 0.0], [0.0, 1.0]].into(), &y(&["spam", "ham"]))?;
+/// let b = Dataset::new(array![[3.0, 1.0]].into(), &y(&["spam"]))?;
+/// let nb = Learner::from_kind("multinomial-nb")?;
+/// let one_pass = nb.incremental().expect("Naive Bayes trains in one pass");
+/// let (mut left, mut right) = (one_pass.start(2), one_pass.start(2));
+/// left.partial_fit(&a)?;
+/// right.partial_fit(&b)?;
+/// left.merge(&*right)?;
+/// let merged = left.finish()?;
+/// let whole = nb.fit(&Dataset::new(array![[2.0, 0.0], [0.0, 1.0], [3.0, 1.0]].into(),
+///                                 &y(&["spam", "ham", "spam"]))?)?;
+/// let x = array![[1.0, 1.0]].into();
+/// assert_eq!(merged.as_classifier().unwrap().predict(&x)?, whole.predict(&x)?);
+/// # Ok::<(), hyperplane::Error>(())
+/// ```
+pub trait Incremental {
+    /// Statistics of no rows yet, for data of `n_features` features (the classes come
+    /// with the batches).
+    fn start(&self, n_features: usize) -> Box<dyn PartialFit>;
+}
+
+/// The statistics of a fit in progress (see [`Incremental`]).
+pub trait PartialFit: AsAny + Debug + Send + Sync {
+    /// The registry entry of its kind.
+    fn info(&self) -> &'static KindInfo;
+    /// Adds the rows of `batch` (a class not seen before joins); on error the statistics
+    /// are unchanged.
+    fn partial_fit(&mut self, batch: &Dataset) -> Result<()>;
+    /// Adds the statistics of another part, of the same kind (the params are this part's).
+    fn merge(&mut self, other: &dyn PartialFit) -> Result<()>;
+    /// The model of every row added so far.
+    fn finish(&self) -> Result<Box<dyn FittedModel>>;
 }
 
 /// A learner without its class weights, with the weight of each row they stood for.
 pub type Unweighted = (Box<dyn Learn>, Vec<f64>);
 
-/// A fitted model of any family: what a pipeline holds and a model file stores, under its
-/// family's [`Family::model_tag`].
-pub trait FittedModel: erased_serde::Serialize + AsAny + CloneModel + Debug + Send + Sync {
-    /// The name of its body in model files.
+/// How a perceptron's walk started, as its PLA bound needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlaStart {
+    /// The bias was folded in as `x_0 = 1`.
+    pub fit_intercept: bool,
+    /// The walk started from `w = 0` (Novikoff's bound holds from there).
+    pub from_zero: bool,
+}
+
+/// A fitted model type as model files hold it: `{"<TAG>": body}`, or, in a family whose
+/// kinds each have their own model type, `{"<TAG>": {"<VARIANT>": body}}`.
+pub trait Body: Serialize + DeserializeOwned {
+    /// The name of the body.
+    const TAG: &'static str;
+    /// The name of the kind's own body inside its family's, when its family has one type
+    /// per kind (Naive Bayes: `Gaussian`, `Multinomial`...).
+    const VARIANT: Option<&'static str> = None;
+    /// Checks a body read from a model file before use; the error names the field.
+    fn validate(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// The names of a fitted model's body in model files (every [`Body`] has them).
+pub trait Tagged {
+    /// [`Body::TAG`].
     fn tag(&self) -> &'static str;
+    /// [`Body::VARIANT`].
+    fn variant(&self) -> Option<&'static str>;
+}
+
+impl<T: Body> Tagged for T {
+    fn tag(&self) -> &'static str {
+        T::TAG
+    }
+    fn variant(&self) -> Option<&'static str> {
+        T::VARIANT
+    }
+}
+
+/// A fitted model of any kind: what a pipeline holds and a model file stores, under its
+/// [`Body`]'s names.
+pub trait FittedModel:
+    erased_serde::Serialize + Tagged + AsAny + CloneModel + Debug + Send + Sync
+{
     /// The number of features it was fitted on (its classifier's or regressor's).
     fn n_features(&self) -> usize {
         match (self.as_classifier(), self.as_regressor()) {
@@ -233,25 +421,97 @@ pub trait FittedModel: erased_serde::Serialize + AsAny + CloneModel + Debug + Se
     fn class_priors(&self) -> Option<Vec<f64>> {
         None
     }
-    /// What `inspect` shows about the model beyond its classes and features: `(what,
-    /// value)` lines.
-    fn details(&self) -> Vec<(String, String)> {
+    /// What `inspect` shows of the model beyond its classes, features and priors, as
+    /// structured data; `feature_names` names its features when a part needs them (made
+    /// on demand: a hashed or LIBSVM width can be millions of names). By default, the
+    /// linear models of its [parts](FittedModel::parts), named by the part.
+    fn summary(&self, feature_names: &dyn Fn() -> Vec<String>) -> ModelSummary {
+        ModelSummary::of_parts(
+            self.parts()
+                .into_iter()
+                .map(|(name, part)| (name, part.summary(feature_names))),
+        )
+    }
+    /// The model as a linear score `s = W x + b`, when it is one (for margins, PLA bounds
+    /// and decision lines).
+    fn as_linear(&self) -> Option<&LinearModel> {
+        None
+    }
+    /// The models it is made of, named: a multiclass reduction's, by class (one-vs-all) or
+    /// pair (`a vs b`, one-vs-one). Empty for a model of one kind.
+    fn parts(&self) -> Vec<(String, &dyn FittedModel)> {
         Vec::new()
+    }
+    /// Its training curve, for a model that keeps one (the networks); `plot loss-curve`
+    /// draws it.
+    fn loss_curve(&self) -> Option<LossCurve> {
+        None
+    }
+    /// The model written in another tool's `format`; `None` when the format cannot hold
+    /// it, an error when this model cannot be written there.
+    fn export(&self, _format: ExportFormat) -> Option<Result<String>> {
+        None
+    }
+    /// The statistics the model keeps, to continue training it batch by batch or merge it
+    /// with another part's (see [`Incremental`]); `None` for a model without them.
+    fn resume(&self) -> Option<Box<dyn PartialFit>> {
+        None
     }
 }
 
 erased_serde::serialize_trait_object!(FittedModel);
 
+/// A format other than our model files that a fitted model may be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExportFormat {
+    /// LIBSVM's model files, as `svm-train` writes them.
+    Libsvm,
+}
+
+/// A kind as its family lists it: what the registry reads of it, from its [`Kind`] impl.
+#[derive(Clone, Copy)]
+pub struct Registration {
+    /// Its registry entry.
+    pub info: &'static KindInfo,
+    /// A learner of it with default params.
+    pub learner: fn() -> Box<dyn Learn>,
+    /// The names of its fitted models' body in model files ([`Body`]).
+    pub model_tag: &'static str,
+    /// See [`Body::VARIANT`].
+    pub model_variant: Option<&'static str>,
+    /// Reads one such body, validated.
+    pub read_model: ModelReader,
+}
+
+impl Registration {
+    /// The registration of kind `K`: the one line a family's list gives a kind.
+    pub const fn of<K: Kind>() -> Self
+    where
+        K::Model: 'static,
+    {
+        Registration {
+            info: K::INFO,
+            learner: default_learner::<K>,
+            model_tag: <K::Model as Body>::TAG,
+            model_variant: <K::Model as Body>::VARIANT,
+            read_model: read_body::<K::Model>,
+        }
+    }
+}
+
+fn default_learner<K: Kind>() -> Box<dyn Learn> {
+    Box::new(K::default())
+}
+
 /// A family of model kinds, as it declares itself beside its code.
 pub struct Family {
-    /// Its kinds.
-    pub kinds: &'static [KindInfo],
-    /// A learner of one of its kinds with default params (`None` for another name).
-    pub learner: fn(&str) -> Option<Box<dyn Learn>>,
-    /// The name of its fitted models' bodies in model files.
+    /// Its kinds, one [`Registration`] each.
+    pub kinds: &'static [Registration],
+    /// The body of its fitted models in model files. A kind may fit another family's
+    /// model (the hard-margin SVM fits the linear family's); a file of a kind holds its
+    /// family's body or its own.
     pub model_tag: &'static str,
-    /// Reads one such body.
-    pub read_model: ModelReader,
 }
 
 /// Reads a fitted model's body from a model file.
@@ -259,31 +519,16 @@ pub type ModelReader = fn(
     &mut dyn erased_serde::Deserializer,
 ) -> std::result::Result<Box<dyn FittedModel>, erased_serde::Error>;
 
-/// Reads a model body of type `M` and checks it with `validate` before use; a body that
-/// fails is an error naming the field.
-pub fn read_validated<M: FittedModel + DeserializeOwned>(
+/// The [`ModelReader`] of a [`Body`]: reads it and checks it with [`Body::validate`]
+/// before use; a body that fails is an error naming the field.
+pub fn read_body<M: FittedModel + Body>(
     d: &mut dyn erased_serde::Deserializer,
-    validate: fn(&M) -> Result<()>,
 ) -> std::result::Result<Box<dyn FittedModel>, erased_serde::Error> {
     let model: M = erased_serde::deserialize(d)?;
-    validate(&model)
+    model
+        .validate()
         .map_err(|e| <erased_serde::Error as serde::de::Error>::custom(e.to_string()))?;
     Ok(Box::new(model))
-}
-
-/// The [`ModelReader`] of a model type that deserializes itself.
-pub fn read_model<M: FittedModel + DeserializeOwned>(
-    d: &mut dyn erased_serde::Deserializer,
-) -> std::result::Result<Box<dyn FittedModel>, erased_serde::Error> {
-    Ok(Box::new(erased_serde::deserialize::<M>(d)?))
-}
-
-/// The learner of a family's kind: `make(kind)` boxed, `None` on an unknown kind.
-pub fn boxed_learner<L: Learn + 'static>(
-    make: fn(&str) -> Result<L>,
-    kind: &str,
-) -> Option<Box<dyn Learn>> {
-    make(kind).ok().map(|l| Box::new(l) as Box<dyn Learn>)
 }
 
 /// Borrowing a value as its parameters (every [`Params`] type has it).

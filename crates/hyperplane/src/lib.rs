@@ -20,6 +20,11 @@
 //! A fitted [`pipeline::Pipeline`] (input stage + transforms + model + class names) is what
 //! gets saved, so a saved model predicts on raw input. Every model kind is listed once in
 //! the registry ([`pipeline::registry`]); its parameters have a typed schema ([`param`]).
+//! A kind declares itself in its own file, its params implementing [`estimator::Kind`],
+//! and its family lists it in one line; the pipeline, the command line, `inspect`, the
+//! conformance checks and model files reach it only through [`estimator::Learn`] and
+//! [`estimator::FittedModel`]. What the families share lives below all of them:
+//! [`weights`], [`targets`] and the fitted linear model ([`score`]).
 //!
 //! ## Naive Bayes: from raw documents to a saved spam filter
 //!
@@ -165,8 +170,9 @@
 //!   pocket or logistic regression on real data.
 //! - Everything computes in `f64` (borrowed `f32` values are widened as they are read) on
 //!   one machine; training statistics merge
-//!   (`partial_fit`, `merge`) and objectives are sums over rows, so out-of-core and
-//!   distributed training need no new algorithms.
+//!   (`partial_fit`, `merge`, through the registry [`pipeline::Learner::incremental`]) and
+//!   objectives are sums over rows, so out-of-core and distributed training need no new
+//!   algorithms.
 //! - Not for deep learning, images or sequences of raw signals: use a deep-learning library.
 
 pub mod bayes;
@@ -192,13 +198,17 @@ pub mod pipeline;
 pub mod plot;
 pub mod progress;
 pub mod rng;
+pub mod score;
 pub mod select;
+pub mod summary;
 pub mod svm;
+pub mod targets;
 pub mod text;
 pub mod theory;
 pub mod threads;
 pub mod transform;
 pub mod units;
+pub mod weights;
 
 pub use data::{CsrMatrix, Dataset, Features, Label, RowAccess};
 pub use error::{Error, Result};

@@ -98,8 +98,8 @@ impl Check {
 
 /// A component whose parameters can be listed, set and read by name.
 ///
-/// Implemented by [`params!`](crate::params) for every params struct, and by delegation for the enums that
-/// hold one of several (`NaiveBayes`, `LinearClassifier`, `Vectorizer`...).
+/// Implemented by [`params!`](crate::params) for every params struct, and by delegation for the components that
+/// hold one of several (a pipeline's `Learner`, a `Vectorizer`...).
 pub trait Params {
     /// Every parameter with its type, default, range and meaning.
     fn schema(&self) -> Vec<ParamSpec>;

@@ -342,7 +342,12 @@ fn inspect_says_what_a_libsvm_model_file_does_not_record() {
     let s = p.summary(3);
     assert_eq!(s.kind, "svc");
     assert_eq!(s.n_train, 0);
-    let details: Vec<String> = s.details.iter().map(|(a, b)| format!("{a} {b}")).collect();
+    let details: Vec<String> = s
+        .model
+        .details
+        .iter()
+        .map(|(a, b)| format!("{a} {b}"))
+        .collect();
     let text = details.join("\n");
     assert!(text.contains("not recorded"), "{text}");
     assert!(text.contains("dual 0 vs 1 rho"), "{text}");

@@ -112,6 +112,41 @@ fn a_file_is_written_back_as_it_was_read() {
     }
 }
 
+/// Every kind's model file as the build at 508270e wrote it (`fixtures/model_files/kinds`,
+/// made as the README there says) loads, predicts what that build printed, and is written
+/// back byte for byte: the body of every kind keeps its form.
+#[test]
+fn every_kind_loads_predicts_and_is_written_back_byte_for_byte() {
+    let mut kinds: Vec<String> = std::fs::read_dir(fixture("kinds"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            Some(name.strip_suffix(".json")?.to_string())
+        })
+        .collect();
+    kinds.sort();
+    assert!(kinds.len() >= 22, "{kinds:?}");
+    let dir = tempfile::tempdir().unwrap();
+    for kind in kinds {
+        let info = hyperplane::pipeline::kind_info(&kind).unwrap();
+        let data = match info.task {
+            hyperplane::estimator::Task::Regressor => "diabetes40.csv",
+            _ if kind == "hard-margin-svm" => "iris20_separable.csv",
+            _ => "iris30.csv",
+        };
+        same_as_before(&format!("kinds/{kind}"), data, MissingPolicy::Error);
+        let path = fixture(&format!("kinds/{kind}.json"));
+        let p = Pipeline::load(&path).unwrap();
+        assert_eq!(p.kind(), kind);
+        let out = dir.path().join(format!("{kind}.json"));
+        p.save(&out).unwrap();
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(&path).unwrap(),
+            "{kind}: written back with other bytes"
+        );
+    }
+}
+
 #[test]
 fn bytes_in_memory_load_as_the_file_does() {
     for model in ["multinomial_nb_text", "softmax", "ridge"] {

@@ -1,8 +1,9 @@
 //! Naive Bayes parity with scikit-learn 1.9.1 (fixtures from
 //! `scripts/fixtures/gen_bayes_fixtures.py`; no Python needed at test time).
 
-use hyperplane::bayes::{BernoulliNB, MultinomialNB, NaiveBayes};
+use hyperplane::bayes::{BernoulliNB, MultinomialNB};
 use hyperplane::data::{CsrMatrix, Dataset, Features, Label};
+use hyperplane::pipeline::Learner;
 use hyperplane::{Classifier, Fit, Params};
 use ndarray::{array, Array2};
 use serde_json::Value;
@@ -49,7 +50,7 @@ fn digits_probabilities_match_scikit_learn() {
     let mut report = Vec::new();
     for case in cases {
         let name = case["name"].as_str().unwrap();
-        let mut nb = NaiveBayes::from_kind(case["kind"].as_str().unwrap()).unwrap();
+        let mut nb = Learner::from_kind(case["kind"].as_str().unwrap()).unwrap();
         for (k, v) in case["params"].as_object().unwrap() {
             nb.set_param(k, v.as_str().unwrap()).unwrap();
         }

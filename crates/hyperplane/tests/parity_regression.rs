@@ -3,9 +3,10 @@
 //! solution has whatever the solver.
 
 use hyperplane::linear::{
-    linear_regression_init, ClassWeight, LinearClassifier, LinearRegression,
-    LinearRegressionClassifier, LinearRegressionModel, LinearRegressor, LstsqMethod, Ridge,
+    linear_regression_init, ClassWeight, LinearRegression, LinearRegressionClassifier,
+    LinearRegressionModel, LstsqMethod, Ridge,
 };
+use hyperplane::pipeline::Learner;
 use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Fit, Label, Params, Regressor};
 use ndarray::{array, Array1, Array2, Axis};
 use proptest::prelude::*;
@@ -385,7 +386,7 @@ fn class_weight_equals_integer_sample_weights_and_copied_rows() {
 
 #[test]
 fn the_classifier_kind_takes_class_weight_by_name() {
-    let mut p = LinearClassifier::from_kind("linear-regression-classifier").unwrap();
+    let mut p = Learner::from_kind("linear-regression-classifier").unwrap();
     p.set_param("class_weight", "spam:5").unwrap();
     p.set_param("method", "qr").unwrap();
     let values = p.param_values();
@@ -398,7 +399,7 @@ fn the_classifier_kind_takes_class_weight_by_name() {
     );
     assert!(p.set_param("class_weight", "spam").is_err());
     // the regressor kind has no class weights
-    let mut r = LinearRegressor::from_kind("linear-regression").unwrap();
+    let mut r = Learner::from_kind("linear-regression").unwrap();
     assert!(r.set_param("class_weight", "spam:5").is_err());
 }
 

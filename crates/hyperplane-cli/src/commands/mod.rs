@@ -204,7 +204,7 @@ pub fn train(a: TrainArgs) -> Result<String> {
             pipeline.n_train(),
             pipeline.model_n_features(),
         );
-        for l in pipeline.summary(0).linear {
+        for l in pipeline.summary(0).model.linear {
             if let Some(w) = &l.convergence.warning {
                 let name = if l.name.is_empty() {
                     String::new()
@@ -463,11 +463,11 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
     for (col, cats) in &summary.categorical_columns {
         outln!(out, "categorical  {col}: {}", cats.join(", "));
     }
-    for (what, value) in &summary.details {
+    for (what, value) in &summary.model.details {
         outln!(out, "{what:<12} {value}");
     }
     outln!(out);
-    if let Some(r) = &summary.regression {
+    if let Some(r) = &summary.model.regression {
         outln!(out, "intercept    {:.6}", r.intercept);
         if let Some(rank) = r.rank {
             outln!(out, "rank         {rank} of {}", r.weights.len());
@@ -497,7 +497,7 @@ pub fn inspect(a: InspectArgs) -> Result<String> {
         rows.push(vec![c.to_string(), prior]);
     }
     out.push_str(&table(&rows));
-    print_linear(&mut out, &summary.linear, &margins);
+    print_linear(&mut out, &summary.model.linear, &margins);
     print_pla(&mut out, &pla);
     for (class, top) in &summary.top_features {
         outln!(

@@ -7,7 +7,6 @@ use hyperplane::data::Dataset;
 use hyperplane::estimator::Classifier;
 use hyperplane::linear::experiment::{self, LearningCurveSetup};
 use hyperplane::linear::{Order, Perceptron};
-use hyperplane::neural::MlpModel;
 use hyperplane::plot::{self, BoundaryOptions, LineChart, PlaOptions};
 use hyperplane::select::TrainSizes;
 use hyperplane::theory::HypothesisSet;
@@ -483,33 +482,28 @@ fn boundary(a: BoundaryArgs) -> Result<String> {
 
 fn loss_curve(a: LossCurveArgs) -> Result<String> {
     let pipeline = load(&a.model)?;
-    let model = pipeline
+    let curve = pipeline
         .model()
-        .downcast_ref::<MlpModel>()
+        .loss_curve()
         .ok_or_else(|| Error::Unsupported {
             model: pipeline.kind().to_string(),
             what: "a loss curve (only neural network models, mlp and mlp-regressor, keep one)"
                 .into(),
         })?;
-    write_chart(plot::loss_curve_chart(model)?, &a.picture)?;
+    write_chart(plot::loss_curve_chart(&curve)?, &a.picture)?;
     if a.json {
-        let value = json!({
-            "loss_curve": model.loss_curve,
-            "validation_scores": model.validation_scores,
-            "stop": model.stop,
-        });
-        return json_with_out(&value, &a.picture.out);
+        return json_with_out(&curve, &a.picture.out);
     }
     let mut out = String::new();
-    let last = model.loss_curve.last().copied().unwrap_or(f64::NAN);
+    let last = curve.loss_curve.last().copied().unwrap_or(f64::NAN);
     outln!(
         out,
         "{}: {} points, loss {:.6} -> {last:.6}",
         pipeline.kind(),
-        model.loss_curve.len(),
-        model.loss_curve[0]
+        curve.loss_curve.len(),
+        curve.loss_curve[0]
     );
-    if let Some(best) = model.validation_scores.iter().copied().reduce(f64::max) {
+    if let Some(best) = curve.validation_scores.iter().copied().reduce(f64::max) {
         outln!(out, "best validation score {best:.6}");
     }
     outln!(out, "wrote {}", a.picture.out.display());

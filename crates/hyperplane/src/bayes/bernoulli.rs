@@ -19,6 +19,7 @@ use crate::bayes::likelihood::{split, split_sum, LinearScore};
 use crate::bayes::model::naive_bayes_params;
 use crate::bayes::prior::{check_alpha, Priors};
 use crate::error::{Error, Result};
+use crate::estimator::KindInfo;
 
 naive_bayes_params! {
     /// Params of Bernoulli Naive Bayes.
@@ -38,6 +39,12 @@ pub type BernoulliNBModel = CountNBModel<BernoulliNB>;
 
 impl CountParams for BernoulliNB {
     const NAME: &'static str = "BernoulliNB";
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        Self::KIND,
+        super::GROUP,
+        "multi-variate Bernoulli event model: each feature present or absent",
+    );
+    const BODY: &'static str = "Bernoulli";
     fn event(&self) -> EventModel {
         EventModel::Binary {
             binarize: self.binarize,

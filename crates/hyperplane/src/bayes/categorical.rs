@@ -28,6 +28,7 @@ use crate::bayes::prior::{check_alpha, check_batch, ClassCounts, Priors};
 use crate::bayes::validate::{bad_field, check_values};
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
+use crate::estimator::KindInfo;
 use crate::with_rows;
 
 /// The largest category index accepted in training (memory is `O(k)` per class and feature).
@@ -258,6 +259,13 @@ pub struct CategoricalTables {
 
 impl NaiveBayesParams for CategoricalNB {
     const NAME: &'static str = NAME;
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        Self::KIND,
+        super::GROUP,
+        "categorical features x_j in {1..k_j}; numeric columns binned (n_bins)",
+    )
+    .with_categorical_input();
+    const BODY: &'static str = "Categorical";
     type Stats = CategoryCounts;
     type Tables = CategoricalTables;
     fn empty_statistics(&self, n_features: usize) -> CategoryCounts {

@@ -21,6 +21,7 @@ use crate::bayes::likelihood::{split, LinearScore};
 use crate::bayes::model::naive_bayes_params;
 use crate::bayes::prior::{check_alpha, Priors};
 use crate::error::Result;
+use crate::estimator::KindInfo;
 
 naive_bayes_params! {
     /// Params of complement Naive Bayes.
@@ -60,6 +61,12 @@ pub type ComplementNBModel = CountNBModel<ComplementNB>;
 
 impl CountParams for ComplementNB {
     const NAME: &'static str = "ComplementNB";
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        Self::KIND,
+        super::GROUP,
+        "weights from the other classes' counts (Rennie et al.), for skewed text classes",
+    );
+    const BODY: &'static str = "Complement";
     fn event(&self) -> EventModel {
         EventModel::Counts
     }

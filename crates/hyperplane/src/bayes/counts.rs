@@ -15,6 +15,7 @@ use crate::bayes::prior::{check_batch, ClassCounts};
 use crate::bayes::validate::check_values;
 use crate::data::{CsrMatrix, Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
+use crate::estimator::KindInfo;
 use crate::with_rows;
 
 /// What a feature value means to a count model.
@@ -215,9 +216,15 @@ impl FeatureCounts {
 
 /// What a count model computes from [`FeatureCounts`]: MultinomialNB, BernoulliNB and
 /// ComplementNB implement it; [`CountNBModel`] does the rest once for all three.
-pub trait CountParams: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned {
+pub trait CountParams:
+    Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// The model's name in messages, e.g. `"MultinomialNB"`.
     const NAME: &'static str;
+    /// Its registry entry ([`NaiveBayesParams::INFO`]).
+    const INFO: &'static KindInfo;
+    /// The name of its model in model files ([`NaiveBayesParams::BODY`]).
+    const BODY: &'static str;
     /// How feature values are read.
     fn event(&self) -> EventModel;
     /// Checks the params.
@@ -269,6 +276,8 @@ pub struct CountTables {
 
 impl<P: CountParams> NaiveBayesParams for P {
     const NAME: &'static str = <P as CountParams>::NAME;
+    const INFO: &'static KindInfo = <P as CountParams>::INFO;
+    const BODY: &'static str = <P as CountParams>::BODY;
     type Stats = FeatureCounts;
     type Tables = CountTables;
     fn validate(&self) -> Result<()> {

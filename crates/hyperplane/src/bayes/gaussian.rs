@@ -25,6 +25,7 @@ use crate::bayes::prior::{check_batch, ClassCounts, Priors};
 use crate::bayes::validate::check_values;
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
+use crate::estimator::KindInfo;
 use crate::with_rows;
 
 naive_bayes_params! {
@@ -235,6 +236,14 @@ pub struct GaussianTables {
 
 impl NaiveBayesParams for GaussianNB {
     const NAME: &'static str = NAME;
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        Self::KIND,
+        super::GROUP,
+        "a normal density per feature and class",
+    );
+    const BODY: &'static str = "Gaussian";
+    const TOP_FEATURE_SCORE: &'static str =
+        "standardized mean difference (theta_cj - mean of other classes) / sigma_j";
     type Stats = GaussianMoments;
     type Tables = GaussianTables;
     fn empty_statistics(&self, n_features: usize) -> GaussianMoments {

@@ -14,9 +14,9 @@
 //! | continuous measurements | [`GaussianNB`] | `N(x_j; theta_cj, sigma2_cj + eps)` |
 //!
 //! Every model predicts with the joint log-likelihood `jll_c(x) = log P(c) + log P(x | c)`
-//! ([`Classifier::decision_function`]) and normalises it with a max-shifted log-sum-exp
-//! (`log P(c | x) = jll_c - logsumexp(jll)`), so nothing underflows even with 100,000
-//! features.
+//! ([`Classifier::decision_function`](crate::Classifier::decision_function)) and
+//! normalises it with a max-shifted log-sum-exp (`log P(c | x) = jll_c - logsumexp(jll)`),
+//! so nothing underflows even with 100,000 features.
 //!
 //! # Smoothing (`alpha`) and zero probabilities
 //!
@@ -101,264 +101,30 @@ pub use model::{FittedNB, NaiveBayesParams, Statistics};
 pub use multinomial::{MultinomialNB, MultinomialNBModel};
 pub use prior::{ClassCounts, Priors};
 
-use ndarray::Array2;
-use serde::{Deserialize, Serialize};
+use crate::estimator::{Body, Family, Registration};
 
-use crate::data::{Dataset, Features, Label};
-use crate::error::{Error, Result};
-use crate::estimator::{
-    boxed_learner, read_model, Classifier, Family, Fit, FittedModel, KindInfo, Learn,
-};
-use crate::param::{Composite, Params};
-
-/// The Naive Bayes family, as the registry lists it.
+/// The Naive Bayes family, as the registry lists it: one line per kind.
 pub const FAMILY: Family = Family {
-    kinds: KINDS,
-    learner: |kind| boxed_learner(NaiveBayes::from_kind, kind),
-    model_tag: "NaiveBayes",
-    read_model: read_model::<NaiveBayesModel>,
+    kinds: &[
+        Registration::of::<BernoulliNB>(),
+        Registration::of::<MultinomialNB>(),
+        Registration::of::<CategoricalNB>(),
+        Registration::of::<GaussianNB>(),
+        Registration::of::<ComplementNB>(),
+    ],
+    model_tag: <GaussianNBModel as Body>::TAG,
 };
 
-/// The Naive Bayes kinds, in the order of the [`NaiveBayes`] variants.
-pub const KINDS: &[KindInfo] = &[
-    KindInfo::classifier(
-        "bernoulli-nb",
-        GROUP,
-        "multi-variate Bernoulli event model: each feature present or absent",
-    ),
-    KindInfo::classifier(
-        "multinomial-nb",
-        GROUP,
-        "multinomial event model: counts of words or symbols",
-    ),
-    KindInfo::classifier(
-        "categorical-nb",
-        GROUP,
-        "categorical features x_j in {1..k_j}; numeric columns binned (n_bins)",
-    )
-    .with_categorical_input(),
-    KindInfo::classifier(
-        "gaussian-nb",
-        GROUP,
-        "a normal density per feature and class",
-    ),
-    KindInfo::classifier(
-        "complement-nb",
-        GROUP,
-        "weights from the other classes' counts (Rennie et al.), for skewed text classes",
-    ),
-];
-
+/// The family of the Naive Bayes kinds, as the kind table groups them.
 const GROUP: &str = "Naive Bayes";
-
-/// Any Naive Bayes learner, chosen by kind name (the CLI's `--model`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum NaiveBayes {
-    Bernoulli(BernoulliNB),
-    Multinomial(MultinomialNB),
-    Categorical(CategoricalNB),
-    Gaussian(GaussianNB),
-    Complement(ComplementNB),
-}
-
-/// Runs `$body` with `$p` bound to the learner inside a [`NaiveBayes`] / model inside a
-/// [`NaiveBayesModel`].
-macro_rules! each {
-    ($e:expr, $ty:ident, |$p:ident| $body:expr) => {
-        match $e {
-            $ty::Bernoulli($p) => $body,
-            $ty::Multinomial($p) => $body,
-            $ty::Categorical($p) => $body,
-            $ty::Gaussian($p) => $body,
-            $ty::Complement($p) => $body,
-        }
-    };
-}
-
-impl NaiveBayes {
-    /// The kind names, in the order of the variants.
-    pub fn kind_names() -> Vec<&'static str> {
-        KINDS.iter().map(|k| k.name).collect()
-    }
-
-    /// The learner of kind `kind` with default params.
-    pub fn from_kind(kind: &str) -> Result<Self> {
-        Ok(match kind {
-            "bernoulli-nb" => NaiveBayes::Bernoulli(BernoulliNB::default()),
-            "multinomial-nb" => NaiveBayes::Multinomial(MultinomialNB::default()),
-            "categorical-nb" => NaiveBayes::Categorical(CategoricalNB::default()),
-            "gaussian-nb" => NaiveBayes::Gaussian(GaussianNB::default()),
-            "complement-nb" => NaiveBayes::Complement(ComplementNB::default()),
-            _ => {
-                return Err(Error::param(
-                    "model",
-                    kind,
-                    format!("valid kinds: {}", Self::kind_names().join(", ")),
-                ))
-            }
-        })
-    }
-
-    /// This learner's kind name.
-    pub fn kind(&self) -> &'static str {
-        KINDS[self.index()].name
-    }
-
-    fn index(&self) -> usize {
-        match self {
-            NaiveBayes::Bernoulli(_) => 0,
-            NaiveBayes::Multinomial(_) => 1,
-            NaiveBayes::Categorical(_) => 2,
-            NaiveBayes::Gaussian(_) => 3,
-            NaiveBayes::Complement(_) => 4,
-        }
-    }
-}
-
-impl Composite for NaiveBayes {
-    fn component(&self) -> String {
-        self.kind().to_string()
-    }
-    fn parts(&self) -> Vec<&dyn Params> {
-        vec![each!(self, NaiveBayes, |p| p as &dyn Params)]
-    }
-    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
-        vec![each!(self, NaiveBayes, |p| p as &mut dyn Params)]
-    }
-}
-
-impl Fit for NaiveBayes {
-    type Model = NaiveBayesModel;
-    fn fit(&self, data: &Dataset) -> Result<NaiveBayesModel> {
-        Ok(match self {
-            NaiveBayes::Bernoulli(p) => NaiveBayesModel::Bernoulli(p.fit(data)?),
-            NaiveBayes::Multinomial(p) => NaiveBayesModel::Multinomial(p.fit(data)?),
-            NaiveBayes::Categorical(p) => NaiveBayesModel::Categorical(p.fit(data)?),
-            NaiveBayes::Gaussian(p) => NaiveBayesModel::Gaussian(p.fit(data)?),
-            NaiveBayes::Complement(p) => NaiveBayesModel::Complement(p.fit(data)?),
-        })
-    }
-}
-
-impl Learn for NaiveBayes {
-    fn info(&self) -> &'static KindInfo {
-        &KINDS[self.index()]
-    }
-    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
-        Ok(Box::new(self.fit(data)?))
-    }
-}
-
-/// Any fitted Naive Bayes model (what a pipeline saves).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum NaiveBayesModel {
-    Bernoulli(BernoulliNBModel),
-    Multinomial(MultinomialNBModel),
-    Categorical(CategoricalNBModel),
-    Gaussian(GaussianNBModel),
-    Complement(ComplementNBModel),
-}
-
-impl NaiveBayesModel {
-    /// The kind name of the learner that made this model.
-    pub fn kind(&self) -> &'static str {
-        KINDS[match self {
-            NaiveBayesModel::Bernoulli(_) => 0,
-            NaiveBayesModel::Multinomial(_) => 1,
-            NaiveBayesModel::Categorical(_) => 2,
-            NaiveBayesModel::Gaussian(_) => 3,
-            NaiveBayesModel::Complement(_) => 4,
-        }]
-        .name
-    }
-
-    /// `log P(c)` per class.
-    pub fn class_log_prior(&self) -> &[f64] {
-        each!(self, NaiveBayesModel, |m| m.class_log_prior())
-    }
-
-    /// Continues training on `batch`; on error the model is unchanged.
-    pub fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
-        each!(self, NaiveBayesModel, |m| m.partial_fit(batch))
-    }
-
-    /// The model of the union of both training sets; both must be of the same kind.
-    pub fn merge(&self, other: &Self) -> Result<Self> {
-        use NaiveBayesModel as M;
-        Ok(match (self, other) {
-            (M::Bernoulli(a), M::Bernoulli(b)) => M::Bernoulli(a.merge(b)?),
-            (M::Multinomial(a), M::Multinomial(b)) => M::Multinomial(a.merge(b)?),
-            (M::Categorical(a), M::Categorical(b)) => M::Categorical(a.merge(b)?),
-            (M::Gaussian(a), M::Gaussian(b)) => M::Gaussian(a.merge(b)?),
-            (M::Complement(a), M::Complement(b)) => M::Complement(a.merge(b)?),
-            _ => {
-                return Err(Error::Unsupported {
-                    model: self.kind().into(),
-                    what: format!("merging with a {} model", other.kind()),
-                })
-            }
-        })
-    }
-
-    /// The `k` most discriminative features per class as `(feature, score)` (see the
-    /// module doc for the score of each model).
-    pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
-        each!(self, NaiveBayesModel, |m| m.top_features(k))
-    }
-
-    /// What the scores of [`NaiveBayesModel::top_features`] mean.
-    pub fn top_feature_score(&self) -> &'static str {
-        match self {
-            NaiveBayesModel::Gaussian(_) => {
-                "standardized mean difference (theta_cj - mean of other classes) / sigma_j"
-            }
-            _ => "evidence P(x_j | c) (ln P(x_j | c) - ln mean over other classes of P(x_j | c'))",
-        }
-    }
-}
-
-impl FittedModel for NaiveBayesModel {
-    fn tag(&self) -> &'static str {
-        FAMILY.model_tag
-    }
-    fn as_classifier(&self) -> Option<&dyn Classifier> {
-        Some(self)
-    }
-    fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
-        NaiveBayesModel::top_features(self, k)
-    }
-    fn top_feature_score(&self) -> &'static str {
-        NaiveBayesModel::top_feature_score(self)
-    }
-    fn class_priors(&self) -> Option<Vec<f64>> {
-        Some(self.class_log_prior().iter().map(|v| v.exp()).collect())
-    }
-}
-
-impl Classifier for NaiveBayesModel {
-    fn classes(&self) -> &[Label] {
-        each!(self, NaiveBayesModel, |m| m.classes())
-    }
-    fn n_features(&self) -> usize {
-        each!(self, NaiveBayesModel, |m| m.n_features())
-    }
-    fn decision_function(&self, x: &Features) -> Result<Array2<f64>> {
-        each!(self, NaiveBayesModel, |m| m.decision_function(x))
-    }
-    fn predict_log_proba(&self, x: &Features) -> Result<Array2<f64>> {
-        each!(self, NaiveBayesModel, |m| m.predict_log_proba(x))
-    }
-    fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
-        each!(self, NaiveBayesModel, |m| m.predict_index(x))
-    }
-    fn predicts_most_probable(&self) -> bool {
-        true
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::{Dataset, Label};
+    use crate::estimator::Classifier;
+    use crate::param::Params;
+    use crate::pipeline::{Learner, Model};
     use ndarray::array;
 
     #[test]
@@ -368,27 +134,35 @@ mod tests {
             &["a".into(), "b".into(), "a".into()],
         )
         .unwrap();
-        for k in NaiveBayes::kind_names() {
-            let nb = NaiveBayes::from_kind(k).unwrap();
-            assert_eq!(nb.kind(), k);
+        for r in FAMILY.kinds {
+            let k = r.info.name;
+            let nb = Learner::from_kind(k).unwrap();
+            assert_eq!(nb.info().name, k);
+            assert!(nb.incremental().is_some(), "{k}");
             let m = nb.fit(&d).unwrap();
-            assert_eq!(m.kind(), k);
             assert_eq!(m.classes(), d.classes());
             assert_eq!(m.predict(d.x()).unwrap().len(), 3);
             let json = serde_json::to_string(&m).unwrap();
-            let back: NaiveBayesModel = serde_json::from_str(&json).unwrap();
+            assert!(
+                json.starts_with(&format!(
+                    "{{\"NaiveBayes\":{{\"{}\":",
+                    r.model_variant.unwrap()
+                )),
+                "{json}"
+            );
+            let back: Model = serde_json::from_str(&json).unwrap();
             assert_eq!(
                 back.predict_proba(d.x()).unwrap(),
                 m.predict_proba(d.x()).unwrap()
             );
             assert_eq!(m.top_features(1).len(), 2);
         }
-        assert!(NaiveBayes::from_kind("svm").is_err());
+        assert!(Learner::from_kind("svm").is_err());
     }
 
     #[test]
     fn set_param_dispatches() {
-        let mut nb = NaiveBayes::from_kind("gaussian-nb").unwrap();
+        let mut nb = Learner::from_kind("gaussian-nb").unwrap();
         nb.set_param("var_smoothing", "1e-6").unwrap();
         assert!(nb
             .param_values()
@@ -398,15 +172,23 @@ mod tests {
 
     #[test]
     fn merging_different_kinds_is_an_error() {
-        let d = Dataset::new(array![[1.0], [2.0]].into(), &[0.into(), 1.into()]).unwrap();
-        let a = NaiveBayes::from_kind("gaussian-nb")
-            .unwrap()
-            .fit(&d)
-            .unwrap();
-        let b = NaiveBayes::from_kind("multinomial-nb")
-            .unwrap()
-            .fit(&d)
-            .unwrap();
-        assert!(a.merge(&b).is_err());
+        let d = Dataset::new(array![[1.0], [2.0]].into(), &[Label::Int(0), Label::Int(1)]).unwrap();
+        let start = |kind: &str| {
+            let mut s = Learner::from_kind(kind)
+                .unwrap()
+                .incremental()
+                .unwrap()
+                .start(1);
+            s.partial_fit(&d).unwrap();
+            s
+        };
+        let (mut a, b) = (start("gaussian-nb"), start("multinomial-nb"));
+        let e = a.merge(&*b).unwrap_err().to_string();
+        assert!(
+            e.contains("gaussian-nb") && e.contains("multinomial-nb"),
+            "{e}"
+        );
+        a.merge(&*start("gaussian-nb")).unwrap();
+        assert_eq!(a.finish().unwrap().n_features(), 1);
     }
 }

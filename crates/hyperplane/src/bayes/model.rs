@@ -16,11 +16,16 @@ use crate::bayes::likelihood::{argmax_rows, JointLogLikelihood};
 use crate::bayes::prior::{ClassCounts, Priors};
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Fit};
+use crate::estimator::{
+    Body, Classifier, Fit, FittedModel, Incremental, Kind, KindInfo, PartialFit,
+};
+use crate::param::Params;
 
 /// Sufficient statistics of a Naive Bayes learner: a sum over rows, so batches `update`
 /// them and parts `merge`.
-pub trait Statistics: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
+pub trait Statistics:
+    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// Number of features.
     fn n_features(&self) -> usize;
     /// The classes seen so far and their weighted counts `N_c`.
@@ -35,14 +40,25 @@ pub trait Statistics: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
     fn validate(&self) -> Result<()>;
 }
 
-/// What one Naive Bayes learner computes; [`FittedNB`] does the rest.
-pub trait NaiveBayesParams: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
+/// What one Naive Bayes learner computes; [`FittedNB`] does the rest, and every
+/// `NaiveBayesParams` with a schema is a [`Kind`] of the family, trained in one pass
+/// ([`Incremental`]).
+pub trait NaiveBayesParams:
+    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// The learner's name in messages, e.g. `"GaussianNB"`.
     const NAME: &'static str;
+    /// Its registry entry ([`Kind::INFO`]).
+    const INFO: &'static KindInfo;
+    /// The name of its model inside the family's body in model files, e.g. `"Gaussian"`.
+    const BODY: &'static str;
+    /// What the scores of its `top_features` mean.
+    const TOP_FEATURE_SCORE: &'static str =
+        "evidence P(x_j | c) (ln P(x_j | c) - ln mean over other classes of P(x_j | c'))";
     /// Its sufficient statistics.
     type Stats: Statistics;
     /// What prediction needs, derived from the statistics.
-    type Tables: Clone + Debug + PartialEq;
+    type Tables: Clone + Debug + PartialEq + Send + Sync + 'static;
     /// Checks the params.
     fn validate(&self) -> Result<()>;
     /// Empty statistics for `n_features` features.
@@ -127,6 +143,11 @@ impl<P: NaiveBayesParams> FittedNB<P> {
     pub fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
         P::top_features(self, k)
     }
+
+    /// The kind name of the learner that made this model.
+    pub fn kind(&self) -> &'static str {
+        P::INFO.name
+    }
 }
 
 /// Adds the statistics of a batch of classes.
@@ -168,6 +189,88 @@ impl<P: NaiveBayesParams> Classifier for FittedNB<P> {
     }
     fn predicts_most_probable(&self) -> bool {
         true
+    }
+}
+
+/// A Naive Bayes learner is a kind of the family: one pass of statistics, so it trains
+/// batch by batch and merges ([`Incremental`]).
+impl<P: NaiveBayesParams + Params + Default> Kind for P {
+    const INFO: &'static KindInfo = P::INFO;
+    fn incremental(&self) -> Option<&dyn Incremental> {
+        Some(self)
+    }
+}
+
+impl<P: NaiveBayesParams> Incremental for P {
+    fn start(&self, n_features: usize) -> Box<dyn PartialFit> {
+        Box::new(Training {
+            params: self.clone(),
+            stats: self.empty_statistics(n_features),
+        })
+    }
+}
+
+/// A Naive Bayes fit in progress: the params and the statistics so far.
+#[derive(Clone, Debug)]
+struct Training<P: NaiveBayesParams> {
+    params: P,
+    stats: P::Stats,
+}
+
+impl<P: NaiveBayesParams> PartialFit for Training<P> {
+    fn info(&self) -> &'static KindInfo {
+        P::INFO
+    }
+    fn partial_fit(&mut self, batch: &Dataset) -> Result<()> {
+        let mut stats = self.stats.clone();
+        absorb::<P>(&mut stats, batch)?;
+        self.stats = stats;
+        Ok(())
+    }
+    fn merge(&mut self, other: &dyn PartialFit) -> Result<()> {
+        let Some(other) = other.as_any().downcast_ref::<Training<P>>() else {
+            return Err(Error::Unsupported {
+                model: P::INFO.name.into(),
+                what: format!("merging with a {} model", other.info().name),
+            });
+        };
+        let mut stats = self.stats.clone();
+        stats.add_part(&other.stats)?;
+        self.stats = stats;
+        Ok(())
+    }
+    fn finish(&self) -> Result<Box<dyn FittedModel>> {
+        Ok(Box::new(FittedNB::from_statistics(
+            self.params.clone(),
+            self.stats.clone(),
+        )?))
+    }
+}
+
+/// In model files a Naive Bayes model is `{"NaiveBayes": {"<BODY>": {params, stats}}}`.
+impl<P: NaiveBayesParams> Body for FittedNB<P> {
+    const TAG: &'static str = "NaiveBayes";
+    const VARIANT: Option<&'static str> = Some(P::BODY);
+}
+
+impl<P: NaiveBayesParams> FittedModel for FittedNB<P> {
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        Some(self)
+    }
+    fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        P::top_features(self, k)
+    }
+    fn top_feature_score(&self) -> &'static str {
+        P::TOP_FEATURE_SCORE
+    }
+    fn class_priors(&self) -> Option<Vec<f64>> {
+        Some(self.class_log_prior.iter().map(|v| v.exp()).collect())
+    }
+    fn resume(&self) -> Option<Box<dyn PartialFit>> {
+        Some(Box::new(Training {
+            params: self.params.clone(),
+            stats: self.stats.clone(),
+        }))
     }
 }
 

@@ -17,6 +17,7 @@ use crate::bayes::likelihood::{split, LinearScore};
 use crate::bayes::model::naive_bayes_params;
 use crate::bayes::prior::{check_alpha, Priors};
 use crate::error::Result;
+use crate::estimator::KindInfo;
 
 naive_bayes_params! {
     /// Params of multinomial Naive Bayes.
@@ -40,6 +41,13 @@ pub type MultinomialNBModel = CountNBModel<MultinomialNB>;
 
 impl CountParams for MultinomialNB {
     const NAME: &'static str = "MultinomialNB";
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        Self::KIND,
+        super::GROUP,
+        "multinomial event model: counts of words or symbols",
+    )
+    .reading_text_counts();
+    const BODY: &'static str = "Multinomial";
     fn event(&self) -> EventModel {
         EventModel::Counts
     }

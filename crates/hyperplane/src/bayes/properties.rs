@@ -1,14 +1,16 @@
-//! Property tests of the whole family: probabilities sum to 1, merged statistics equal
-//! the union, integer weights equal repeated rows, strong smoothing tends to the prior,
-//! dense and sparse input give the same model.
+//! Property tests of the whole family, every kind as the registry lists it: probabilities
+//! sum to 1, merged statistics equal the union (through the registry's one-pass training,
+//! [`Incremental`](crate::estimator::Incremental)), integer weights equal repeated rows,
+//! strong smoothing tends to the prior, dense and sparse input give the same model.
 
 use ndarray::Array2;
 use proptest::prelude::*;
 
-use super::{NaiveBayes, NaiveBayesModel};
+use super::FAMILY;
 use crate::data::{CsrMatrix, Dataset, Features, Label};
-use crate::estimator::{Classifier, Fit};
+use crate::estimator::Classifier;
 use crate::param::Params;
+use crate::pipeline::{Learner, Model};
 
 /// Small count matrices (values 0..4) with labels from 3 classes and integer weights.
 fn data() -> impl Strategy<Value = (Array2<f64>, Vec<i64>, Vec<u32>)> {
@@ -43,12 +45,14 @@ pub(super) fn irbook() -> Dataset<'static> {
     .unwrap()
 }
 
-fn learners(alpha: f64) -> Vec<NaiveBayes> {
-    NaiveBayes::kind_names()
+/// A learner of every kind of the family, smoothed by `alpha` where it has one.
+fn learners(alpha: f64) -> Vec<Learner> {
+    FAMILY
+        .kinds
         .iter()
-        .map(|k| {
-            let mut nb = NaiveBayes::from_kind(k).unwrap();
-            if *k != "gaussian-nb" {
+        .map(|r| {
+            let mut nb = Learner::from_kind(r.info.name).unwrap();
+            if nb.has_param("alpha") {
                 nb.set_param("alpha", &alpha.to_string()).unwrap();
             }
             nb
@@ -56,7 +60,19 @@ fn learners(alpha: f64) -> Vec<NaiveBayes> {
         .collect()
 }
 
-fn assert_same(a: &NaiveBayesModel, b: &NaiveBayesModel, x: &Features, rel: f64) {
+/// The model of `learner` on `parts`, each trained apart batch by batch, then merged.
+fn merged(learner: &Learner, parts: &[&Dataset]) -> Model {
+    let one_pass = learner.incremental().unwrap();
+    let mut total = one_pass.start(parts[0].n_features());
+    for part in parts {
+        let mut s = one_pass.start(part.n_features());
+        s.partial_fit(part).unwrap();
+        total.merge(&*s).unwrap();
+    }
+    Model::new(total.finish().unwrap())
+}
+
+fn assert_same(a: &dyn Classifier, b: &dyn Classifier, x: &Features, rel: f64, kind: &str) {
     assert_eq!(a.classes(), b.classes());
     let (da, db) = (
         a.decision_function(x).unwrap(),
@@ -64,7 +80,7 @@ fn assert_same(a: &NaiveBayesModel, b: &NaiveBayesModel, x: &Features, rel: f64)
     );
     for (u, v) in da.iter().zip(db.iter()) {
         let ok = u == v || (u - v).abs() <= rel * u.abs().max(v.abs()).max(1.0);
-        assert!(ok, "{} : {u} vs {v}", a.kind());
+        assert!(ok, "{kind} : {u} vs {v}");
     }
 }
 
@@ -80,8 +96,8 @@ proptest! {
             for t in [d.x(), &probe] {
                 let p = m.predict_proba(t).unwrap();
                 for r in p.rows() {
-                    prop_assert!(r.iter().all(|v| v.is_finite() && *v >= 0.0), "{}: {p}", nb.kind());
-                    prop_assert!((r.sum() - 1.0).abs() < 1e-12, "{}: {p}", nb.kind());
+                    prop_assert!(r.iter().all(|v| v.is_finite() && *v >= 0.0), "{}: {p}", nb.info().name);
+                    prop_assert!((r.sum() - 1.0).abs() < 1e-12, "{}: {p}", nb.info().name);
                 }
             }
         }
@@ -97,12 +113,17 @@ proptest! {
         let (da, db) = (dataset(&x.select(ndarray::Axis(0), &a), &y[..cut]),
                         dataset(&x.select(ndarray::Axis(0), &b), &y[cut..]));
         for nb in learners(0.5) {
+            let kind = nb.info().name;
             let whole = nb.fit(&all).unwrap();
-            let merged = nb.fit(&da).unwrap().merge(&nb.fit(&db).unwrap()).unwrap();
-            assert_same(&whole, &merged, all.x(), 1e-12);
-            let mut streamed = nb.fit(&da).unwrap();
+            assert_same(&whole, &merged(&nb, &[&da, &db]), all.x(), 1e-12, kind);
+            // a part travels as its model, whose statistics resume
+            let (ma, mb) = (nb.fit(&da).unwrap(), nb.fit(&db).unwrap());
+            let mut resumed = ma.resume().unwrap();
+            resumed.merge(&*mb.resume().unwrap()).unwrap();
+            assert_same(&whole, &Model::new(resumed.finish().unwrap()), all.x(), 1e-12, kind);
+            let mut streamed = ma.resume().unwrap();
             streamed.partial_fit(&db).unwrap();
-            assert_same(&whole, &streamed, all.x(), 1e-12);
+            assert_same(&whole, &Model::new(streamed.finish().unwrap()), all.x(), 1e-12, kind);
         }
     }
 
@@ -115,7 +136,7 @@ proptest! {
         let reps: Vec<i64> = rows.iter().map(|&i| y[i]).collect();
         let repeated = dataset(&x.select(ndarray::Axis(0), &rows), &reps);
         for nb in learners(1.0) {
-            assert_same(&nb.fit(&weighted).unwrap(), &nb.fit(&repeated).unwrap(), weighted.x(), 1e-12);
+            assert_same(&nb.fit(&weighted).unwrap(), &nb.fit(&repeated).unwrap(), weighted.x(), 1e-12, nb.info().name);
         }
     }
 
@@ -123,14 +144,14 @@ proptest! {
     fn strong_smoothing_tends_to_the_prior((x, y, _) in data()) {
         let d = dataset(&x, &y);
         for nb in learners(1e12) {
-            if !matches!(nb.kind(), "multinomial-nb" | "bernoulli-nb" | "categorical-nb") {
+            if !matches!(nb.info().name, "multinomial-nb" | "bernoulli-nb" | "categorical-nb") {
                 continue;
             }
             let m = nb.fit(&d).unwrap();
             let p = m.predict_proba(d.x()).unwrap();
             for r in p.rows() {
-                for (v, lp) in r.iter().zip(m.class_log_prior()) {
-                    prop_assert!((v - lp.exp()).abs() < 1e-6, "{}: {r} vs prior", nb.kind());
+                for (v, prior) in r.iter().zip(m.class_priors().unwrap()) {
+                    prop_assert!((v - prior).abs() < 1e-6, "{}: {r} vs prior", nb.info().name);
                 }
             }
         }
@@ -147,7 +168,7 @@ proptest! {
             .unwrap();
         for nb in learners(0.5) {
             let (a, b) = (nb.fit(&dense).unwrap(), nb.fit(&sparse).unwrap());
-            assert_same(&a, &b, dense.x(), 1e-12);
+            assert_same(&a, &b, dense.x(), 1e-12, nb.info().name);
             assert_eq!(a.predict_proba(dense.x()).unwrap(), a.predict_proba(sparse.x()).unwrap());
         }
     }
@@ -169,12 +190,12 @@ fn no_underflow_with_100000_features() {
     for nb in learners(1.0) {
         let m = nb.fit(&d).unwrap();
         let jll = m.decision_function(&test).unwrap();
-        assert!(jll.iter().all(|v| v.is_finite()), "{}", nb.kind());
+        assert!(jll.iter().all(|v| v.is_finite()), "{}", nb.info().name);
         let p = m.predict_proba(&test).unwrap();
         assert!(
             (p.sum() - 1.0).abs() < 1e-12 && p.iter().all(|v| v.is_finite()),
             "{}: {p}",
-            nb.kind()
+            nb.info().name
         );
     }
     // the multinomial scores are far below exp's range, yet the posterior is exact
@@ -194,6 +215,6 @@ fn single_class_gets_probability_one() {
     .unwrap();
     for nb in learners(1.0) {
         let p = nb.fit(&d).unwrap().predict_proba(d.x()).unwrap();
-        assert!(p.iter().all(|v| *v == 1.0), "{}: {p}", nb.kind());
+        assert!(p.iter().all(|v| *v == 1.0), "{}: {p}", nb.info().name);
     }
 }

@@ -11,11 +11,14 @@
 use ndarray::{Array1, Array2};
 use rayon::prelude::*;
 
+use super::linear_regression_init;
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
-use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
 use crate::optim::Convergence;
 use crate::rng::Rng;
+use crate::score::{LinearModel, Link};
+use crate::targets::signed_targets;
+use crate::weights::{row_weights, ClassWeight};
 
 /// What one step of a mistake walk found.
 pub(super) enum Step {
@@ -181,6 +184,21 @@ pub(super) fn check_eta(eta: f64) -> Result<()> {
         return Err(Error::param("eta", eta, "must be finite and > 0"));
     }
     Ok(())
+}
+
+/// The least-squares start of a walk, in its layout: `(b, w_1..w_d)` with an intercept,
+/// `(w_1..w_d)` without (the courses' initialisation, [`linear_regression_init`]).
+pub(super) fn least_squares_start(
+    data: &Dataset,
+    class_weight: &ClassWeight,
+    fit_intercept: bool,
+) -> Result<Vec<f64>> {
+    let (w, b) = linear_regression_init(data, class_weight)?;
+    Ok(if fit_intercept {
+        std::iter::once(b).chain(w).collect()
+    } else {
+        w
+    })
 }
 
 /// The initial `(w, b)`: zeros, or `init = (w_0 = b, w_1..w_d)` (`(w_1..w_d)` without an

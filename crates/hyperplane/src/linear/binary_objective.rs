@@ -186,7 +186,7 @@ pub(crate) mod tests {
         intercepts: &[Intercept],
         loss: L,
     ) {
-        let y = crate::linear::signed_targets(data, "test").unwrap();
+        let y = crate::targets::signed_targets(data, "test").unwrap();
         for &intercept in intercepts {
             with_rows!(data.x(), |m| {
                 let obj = BinaryObjective {

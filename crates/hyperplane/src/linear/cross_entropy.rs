@@ -22,9 +22,10 @@ use ndarray::{Array1, Array2};
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::linear::{ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, Differentiable, Evaluator, GradNorm, Objective, Settings, Solver};
 use crate::param::Params;
+use crate::score::{LinearModel, Link};
+use crate::weights::ClassWeight;
 
 crate::params! {
     /// How the weights are trained: the regularisation, the intercept, the class weights and
@@ -153,7 +154,7 @@ macro_rules! training_setters {
                 self
             }
             /// Sets the class weights.
-            pub fn class_weight(mut self, w: $crate::linear::ClassWeight) -> Self {
+            pub fn class_weight(mut self, w: $crate::weights::ClassWeight) -> Self {
                 self.training.class_weight = w;
                 self
             }

@@ -26,14 +26,17 @@ use ndarray::{Array1, Array2};
 
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
+use crate::estimator::{Fit, Kind, KindInfo};
 use crate::linear::binary_objective::{BinaryObjective, Intercept, PointwiseLoss};
 use crate::linear::cross_entropy::{class_counts, single_class_model, training_setters, Training};
 use crate::linear::sgd::{self, LearningRate, SgdProblem, SgdWeights, Stopping};
-use crate::linear::{row_weights, signed_targets, LinearModel, Link, Loss};
+use crate::linear::{linear_regression_init, Loss};
 use crate::numeric::log1pexp_sigmoid;
 use crate::optim::{norm2, Convergence, Evaluator, Solver};
 use crate::param::Params;
+use crate::score::{LinearModel, Link};
+use crate::targets::signed_targets;
+use crate::weights::{row_weights, ClassWeight};
 use crate::with_rows;
 
 const NAME: &str = "logistic-regression";
@@ -387,6 +390,31 @@ impl Fit for LogisticRegression {
             Link::Logistic,
             convergence,
         )
+    }
+}
+
+impl Kind for LogisticRegression {
+    const INFO: &'static KindInfo = &KindInfo::binary(
+        "logistic-regression",
+        super::CLASSIFIER_GROUP,
+        "L2-regularised cross-entropy; Newton, L-BFGS, gradient descent or SGD",
+    );
+    /// SGD visits the rows in order; the other solvers see them all at once.
+    fn depends_on_row_order(&self) -> bool {
+        self.training.solver == Solver::Sgd
+    }
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.training.class_weight)
+    }
+    /// `init` in the model's layout: the weights, then the intercept when there is one.
+    fn warm_started(&self, data: &Dataset) -> Result<Option<Self>> {
+        let (mut w, b) = linear_regression_init(data, &self.training.class_weight)?;
+        if self.training.fit_intercept || self.bias.is_some() {
+            w.push(b);
+        }
+        let mut out = self.clone();
+        out.training.init = Some(w);
+        Ok(Some(out))
     }
 }
 

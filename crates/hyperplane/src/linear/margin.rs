@@ -13,7 +13,8 @@ use serde::Serialize;
 use crate::data::Features;
 use crate::error::{Error, Result};
 
-use super::{pla_update_bound, LinearModel, PlaBound};
+use super::{pla_update_bound, PlaBound};
+use crate::score::LinearModel;
 
 /// Per-point and minimum margins of a binary linear model on a data set.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -132,8 +133,8 @@ pub fn pla_check(
 mod tests {
     use super::*;
     use crate::data::Label;
-    use crate::linear::Link;
     use crate::optim::Convergence;
+    use crate::score::Link;
     use ndarray::array;
 
     /// `w = (3, 4)`, `b = -5` over the classes -1, +1.

@@ -29,11 +29,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
-use crate::linear::binary::{binary_model, check_eta, initial_weights, BinaryFit, Step, Walk};
-use crate::linear::{ClassWeight, LinearModel, Link};
+use crate::estimator::{Fit, Kind, KindInfo, PlaStart};
+use crate::linear::binary::{
+    binary_model, check_eta, initial_weights, least_squares_start, BinaryFit, Step, Walk,
+};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::rng::Rng;
+use crate::score::{LinearModel, Link};
+use crate::weights::ClassWeight;
 use crate::with_rows;
 
 /// The order in which PLA visits the rows.
@@ -201,6 +204,30 @@ impl Fit for Perceptron {
     }
 }
 
+impl Kind for Perceptron {
+    const INFO: &'static KindInfo = &KindInfo::binary(
+        Self::KIND,
+        super::CLASSIFIER_GROUP,
+        "the perceptron learning algorithm (PLA), cyclic or random order",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        true
+    }
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.class_weight)
+    }
+    fn warm_started(&self, data: &Dataset) -> Result<Option<Self>> {
+        let w = least_squares_start(data, &self.class_weight, self.fit_intercept)?;
+        Ok(Some(self.clone().init_weights(Some(w))))
+    }
+    fn pla_start(&self) -> Option<PlaStart> {
+        Some(PlaStart {
+            fit_intercept: self.fit_intercept,
+            from_zero: self.init_weights.is_none(),
+        })
+    }
+}
+
 /// Novikoff's bound on the number of PLA updates for a separating `(w_f, b_f)`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PlaBound {
@@ -273,8 +300,8 @@ mod tests {
     use super::*;
     use crate::estimator::Classifier;
     use crate::linear::binary::tests::{separable, sparse_copy};
-    use crate::linear::signed_targets;
     use crate::param::Params;
+    use crate::targets::signed_targets;
     use ndarray::array;
     use proptest::prelude::*;
 

@@ -18,11 +18,14 @@
 
 use crate::data::Dataset;
 use crate::error::Result;
-use crate::estimator::Fit;
-use crate::linear::binary::{binary_model, check_eta, initial_weights, BinaryFit, Step, Walk};
-use crate::linear::{ClassWeight, LinearModel, Link};
+use crate::estimator::{Fit, Kind, KindInfo};
+use crate::linear::binary::{
+    binary_model, check_eta, initial_weights, least_squares_start, BinaryFit, Step, Walk,
+};
 use crate::optim::{Convergence, ConvergenceWarning};
 use crate::rng::Rng;
+use crate::score::{LinearModel, Link};
+use crate::weights::ClassWeight;
 use crate::with_rows;
 
 crate::params_struct! {
@@ -88,6 +91,24 @@ impl Fit for Pocket {
             ..Convergence::default()
         };
         binary_model(data, best_w, best_b, Link::Sign, convergence)
+    }
+}
+
+impl Kind for Pocket {
+    const INFO: &'static KindInfo = &KindInfo::binary(
+        Self::KIND,
+        super::CLASSIFIER_GROUP,
+        "PLA keeping the weights of least in-sample error",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        true
+    }
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.class_weight)
+    }
+    fn warm_started(&self, data: &Dataset) -> Result<Option<Self>> {
+        let w = least_squares_start(data, &self.class_weight, self.fit_intercept)?;
+        Ok(Some(self.clone().init_weights(Some(w))))
     }
 }
 

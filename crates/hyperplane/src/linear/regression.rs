@@ -32,13 +32,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, Features, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{Fit, Regressor};
+use crate::estimator::{Body, Fit, FittedModel, Kind, KindInfo, Regressor};
 use crate::linalg::{
     lsqr, min_norm_lstsq, scale, solve_upper, tall_r, LinearOperator, Matrix, RowQr, Svd,
 };
-use crate::linear::{row_weights, signed_targets, ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning};
+use crate::score::{LinearModel, Link};
+use crate::summary::{ModelSummary, RegressionSummary};
+use crate::targets::signed_targets;
 use crate::transform::check_weights;
+use crate::weights::{row_weights, ClassWeight};
 use crate::with_rows;
 
 /// How the dense least-squares problem is solved after the QR of `[X y]`.
@@ -164,6 +167,31 @@ impl Regressor for LinearRegressionModel {
     }
 }
 
+impl Body for LinearRegressionModel {
+    const TAG: &'static str = "Regression";
+}
+
+impl FittedModel for LinearRegressionModel {
+    fn as_regressor(&self) -> Option<&dyn Regressor> {
+        Some(self)
+    }
+    /// Its first output's weights, by feature name.
+    fn summary(&self, feature_names: &dyn Fn() -> Vec<String>) -> ModelSummary {
+        ModelSummary {
+            regression: Some(RegressionSummary {
+                intercept: self.intercept()[0],
+                weights: feature_names()
+                    .into_iter()
+                    .zip(self.coef().row(0).iter().copied())
+                    .collect(),
+                rank: self.rank(),
+                singular_values: self.singular_values().map(<[f64]>::to_vec),
+            }),
+            ..ModelSummary::default()
+        }
+    }
+}
+
 /// What both learners hand to the solver.
 struct Problem {
     alpha: f64,
@@ -280,6 +308,14 @@ impl Fit for LinearRegression {
     }
 }
 
+impl Kind for LinearRegression {
+    const INFO: &'static KindInfo = &KindInfo::regressor(
+        Self::KIND,
+        super::REGRESSOR_GROUP,
+        "least squares by QR and SVD (minimum norm, rank reported); LSQR on sparse input",
+    );
+}
+
 impl Fit for Ridge {
     type Model = LinearRegressionModel;
     /// Fits the real-valued targets of a regression data set ([`Dataset::regression`]).
@@ -289,11 +325,30 @@ impl Fit for Ridge {
     }
 }
 
+impl Kind for Ridge {
+    const INFO: &'static KindInfo = &KindInfo::regressor(
+        Self::KIND,
+        super::REGRESSOR_GROUP,
+        "least squares with an L2 penalty alpha ||w||^2",
+    );
+}
+
 impl Fit for LinearRegressionClassifier {
     type Model = LinearModel;
     fn fit(&self, data: &Dataset) -> Result<LinearModel> {
         self.regression
             .fit_signed(data, &self.class_weight, Self::KIND)
+    }
+}
+
+impl Kind for LinearRegressionClassifier {
+    const INFO: &'static KindInfo = &KindInfo::binary(
+        Self::KIND,
+        super::CLASSIFIER_GROUP,
+        "linear regression on -1/+1 targets, sign of the score",
+    );
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.class_weight)
     }
 }
 

@@ -18,10 +18,11 @@ use ndarray::{Array1, Array2};
 
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
+use crate::estimator::{Fit, Kind, KindInfo};
 use crate::linear::cross_entropy::{class_counts, single_class_model, training_setters, Training};
-use crate::linear::{row_weights, LinearModel, Link};
 use crate::optim::{Objective, Penalty, Solver};
+use crate::score::{LinearModel, Link};
+use crate::weights::{row_weights, ClassWeight};
 use crate::with_rows;
 
 const NAME: &str = "softmax-regression";
@@ -275,6 +276,17 @@ impl Fit for SoftmaxRegression {
             Link::Softmax,
             convergence,
         )
+    }
+}
+
+impl Kind for SoftmaxRegression {
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        "softmax-regression",
+        super::CLASSIFIER_GROUP,
+        "multinomial logistic regression, native multiclass",
+    );
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.training.class_weight)
     }
 }
 

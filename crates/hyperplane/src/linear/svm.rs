@@ -55,14 +55,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
+use crate::estimator::{Fit, Kind, KindInfo};
 use crate::linear::binary::{binary_model, BinaryFit};
 use crate::linear::binary_objective::{BinaryObjective, Intercept, PointwiseLoss};
 use crate::linear::cross_entropy::{class_counts, relative_gtol, single_class_model};
-use crate::linear::{ClassWeight, LinearModel, Link};
 use crate::optim::{Convergence, ConvergenceWarning, Evaluator, GradNorm, Settings, Solver};
 use crate::param::Params;
 use crate::rng::Rng;
+use crate::score::{LinearModel, Link};
+use crate::weights::ClassWeight;
 use crate::with_rows;
 
 crate::choice_enum! {
@@ -457,6 +458,19 @@ impl Fit for LinearSvm {
     }
 }
 
+/// The random pass order of coordinate descent moves its weights within its tolerance
+/// only, so the model does not depend on the rows' order beyond that.
+impl Kind for LinearSvm {
+    const INFO: &'static KindInfo = &KindInfo::binary(
+        Self::KIND,
+        super::CLASSIFIER_GROUP,
+        "linear SVM, hinge or squared hinge: dual coordinate descent, or Newton on the primal",
+    );
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.class_weight)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -576,7 +590,7 @@ mod tests {
             assert!(gap >= 0.0 && gap < 0.05 * p, "{loss:?}: {c:?}");
             // P recomputed from the model's weights and intercept
             let s = m.scores(data.x()).unwrap();
-            let y = crate::linear::signed_targets(&data, "t").unwrap();
+            let y = crate::targets::signed_targets(&data, "t").unwrap();
             let w_b = m.intercept()[0];
             let recomputed = 0.5 * norm_sq(m.coef().as_slice().unwrap(), w_b)
                 + (0..300).map(|i| loss.value(y[i] * s[[i, 0]])).sum::<f64>();

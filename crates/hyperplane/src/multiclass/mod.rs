@@ -112,7 +112,7 @@ fn positive_column(scores: &ndarray::Array2<f64>) -> Vec<f64> {
 
 #[cfg(test)]
 mod test_support {
-    use crate::bayes::{GaussianNB, NaiveBayesModel};
+    use crate::bayes::{GaussianNB, GaussianNBModel};
     use crate::data::{Dataset, Features, Label};
     use crate::error::Result;
     use crate::estimator::Fit;
@@ -134,7 +134,7 @@ mod test_support {
         Dataset::new(Features::from(x), &y).unwrap()
     }
 
-    pub fn gaussian(d: &Dataset) -> Result<NaiveBayesModel> {
-        Ok(NaiveBayesModel::Gaussian(GaussianNB::default().fit(d)?))
+    pub fn gaussian(d: &Dataset) -> Result<GaussianNBModel> {
+        GaussianNB::default().fit(d)
     }
 }

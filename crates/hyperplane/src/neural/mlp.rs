@@ -32,11 +32,13 @@ use super::stochastic::{epoch, train, Budget, EpochData, Trained, Watch};
 use crate::data::split::train_test_split;
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Fit, Regressor};
-use crate::linear::{class_index, row_weights, streaming_classes, ClassWeight};
+use crate::estimator::{Body, Classifier, Fit, FittedModel, Kind, KindInfo, Regressor};
 use crate::optim::{self, ConvergenceWarning, Function, GradNorm, Settings};
 use crate::param::Params;
 use crate::rng::Rng;
+use crate::summary::{LossCurve, ModelSummary};
+use crate::targets::class_index;
+use crate::weights::{row_weights, streaming_classes, ClassWeight};
 
 crate::choice_enum! {
     /// How the parameters are trained (see the module doc).
@@ -299,6 +301,31 @@ impl Fit for MlpRegressor {
     }
 }
 
+impl Kind for Mlp {
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        Self::KIND,
+        super::GROUP,
+        "multilayer perceptron: hidden layers of relu / tanh / sigmoid units by backpropagation (Adam, SGD, L-BFGS)",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        self.training.depends_on_row_order()
+    }
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.class_weight)
+    }
+}
+
+impl Kind for MlpRegressor {
+    const INFO: &'static KindInfo = &KindInfo::regressor(
+        Self::KIND,
+        super::GROUP,
+        "multilayer perceptron regression: identity outputs, squared error",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        self.training.depends_on_row_order()
+    }
+}
+
 /// The validation score of early stopping.
 #[derive(Clone, Copy)]
 enum Score<'t> {
@@ -360,6 +387,13 @@ fn class_of_outputs(out: &[f64]) -> usize {
 }
 
 impl Training {
+    /// Whether the model depends on the order of the rows: mini-batches are runs of rows
+    /// in the order given (shuffled by the seed), so the steps depend on it; L-BFGS sees
+    /// all rows at once.
+    fn depends_on_row_order(&self) -> bool {
+        self.solver != Optimizer::Lbfgs
+    }
+
     /// With `dtype=f32`, an error naming the first value of `x` (by row and column) beyond
     /// single precision's range, which would train on infinities.
     fn check_range(&self, x: &Features) -> Result<()> {
@@ -896,7 +930,7 @@ impl MlpModel {
 
     /// What `inspect` shows: the layers, the parameter count, the training and why it
     /// ended.
-    pub fn summary(&self) -> Vec<(String, String)> {
+    pub fn details(&self) -> Vec<(String, String)> {
         let net = &self.network;
         let sizes = &net.layout.sizes;
         let output = match net.output {
@@ -1008,5 +1042,55 @@ impl Regressor for MlpModel {
     }
     fn predict(&self, x: &Features) -> Result<Array2<f64>> {
         self.outputs(x)
+    }
+}
+
+impl Body for MlpModel {
+    const TAG: &'static str = "Mlp";
+    fn validate(&self) -> Result<()> {
+        MlpModel::validate(self)
+    }
+}
+
+impl FittedModel for MlpModel {
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        (!self.classes.is_empty()).then_some(self as &dyn Classifier)
+    }
+    fn as_regressor(&self) -> Option<&dyn Regressor> {
+        self.classes.is_empty().then_some(self as &dyn Regressor)
+    }
+    fn summary(&self, _feature_names: &dyn Fn() -> Vec<String>) -> ModelSummary {
+        ModelSummary {
+            details: self.details(),
+            ..ModelSummary::default()
+        }
+    }
+    fn loss_curve(&self) -> Option<LossCurve> {
+        let sizes: Vec<String> = self
+            .network
+            .layout
+            .sizes
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        Some(LossCurve {
+            loss_curve: self.loss_curve.clone(),
+            validation_scores: self.validation_scores.clone(),
+            stop: serde_json::to_value(&self.stop).unwrap_or(serde_json::Value::Null),
+            title: format!(
+                "Training of a {} network by {}",
+                sizes.join("-"),
+                self.solver
+            ),
+            step: match self.solver {
+                Optimizer::Lbfgs => "evaluation of the objective",
+                _ => "epoch",
+            },
+            validation: if self.classes.is_empty() {
+                "validation 1 - R^2"
+            } else {
+                "validation error (1 - accuracy)"
+            },
+        })
     }
 }

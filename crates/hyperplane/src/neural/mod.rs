@@ -49,12 +49,7 @@ pub use precision::Dtype;
 pub use step::{Adam, Schedule, Sgd, Step, StepRule};
 pub use stochastic::{epoch, train, Budget, EpochData, Trained, Watch};
 
-use crate::data::Dataset;
-use crate::error::{Error, Result};
-use crate::estimator::{
-    boxed_learner, read_validated, Classifier, Family, Fit, FittedModel, KindInfo, Learn, Regressor,
-};
-use crate::param::{Composite, Params};
+use crate::estimator::{Body, Family, Registration};
 
 /// Values a parallel task of an elementwise pass over the parameters handles (the
 /// optimiser's step, the penalty, the conversions). Each value is computed alone, and sums
@@ -62,111 +57,14 @@ use crate::param::{Composite, Params};
 /// number of threads.
 const PARAMETER_CHUNK: usize = 1 << 13;
 
-/// The neural network family, as the registry lists it.
+/// The neural network family, as the registry lists it: one line per kind.
 pub const FAMILY: Family = Family {
-    kinds: KINDS,
-    learner: |kind| boxed_learner(Neural::from_kind, kind),
-    model_tag: "Mlp",
-    read_model: |d| read_validated(d, MlpModel::validate),
+    kinds: &[
+        Registration::of::<Mlp>(),
+        Registration::of::<MlpRegressor>(),
+    ],
+    model_tag: MlpModel::TAG,
 };
 
+/// The family of the networks, as the kind table groups them.
 const GROUP: &str = "neural networks";
-
-/// The neural network kinds, in the order of the [`Neural`] variants.
-pub const KINDS: &[KindInfo] = &[
-    KindInfo::classifier(
-        Mlp::KIND,
-        GROUP,
-        "multilayer perceptron: hidden layers of relu / tanh / sigmoid units by backpropagation (Adam, SGD, L-BFGS)",
-    ),
-    KindInfo::regressor(
-        MlpRegressor::KIND,
-        GROUP,
-        "multilayer perceptron regression: identity outputs, squared error",
-    ),
-];
-
-/// Either multilayer perceptron learner, chosen by kind name.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Neural {
-    Classifier(Mlp),
-    Regressor(MlpRegressor),
-}
-
-impl Neural {
-    /// The learner of kind `kind` with default params.
-    pub fn from_kind(kind: &str) -> Result<Self> {
-        match kind {
-            Mlp::KIND => Ok(Neural::Classifier(Mlp::default())),
-            MlpRegressor::KIND => Ok(Neural::Regressor(MlpRegressor::default())),
-            _ => {
-                let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
-                Err(Error::param(
-                    "model",
-                    kind,
-                    format!("valid kinds: {}", names.join(", ")),
-                ))
-            }
-        }
-    }
-
-    fn training(&self) -> &Training {
-        match self {
-            Neural::Classifier(p) => &p.training,
-            Neural::Regressor(p) => &p.training,
-        }
-    }
-}
-
-impl Composite for Neural {
-    fn component(&self) -> String {
-        self.info().name.to_string()
-    }
-    fn parts(&self) -> Vec<&dyn Params> {
-        vec![match self {
-            Neural::Classifier(p) => p as &dyn Params,
-            Neural::Regressor(p) => p as &dyn Params,
-        }]
-    }
-    fn parts_mut(&mut self) -> Vec<&mut dyn Params> {
-        vec![match self {
-            Neural::Classifier(p) => p as &mut dyn Params,
-            Neural::Regressor(p) => p as &mut dyn Params,
-        }]
-    }
-}
-
-impl Learn for Neural {
-    fn info(&self) -> &'static KindInfo {
-        &KINDS[match self {
-            Neural::Classifier(_) => 0,
-            Neural::Regressor(_) => 1,
-        }]
-    }
-    fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
-        Ok(match self {
-            Neural::Classifier(p) => Box::new(p.fit(data)?),
-            Neural::Regressor(p) => Box::new(p.fit(data)?),
-        })
-    }
-    /// Mini-batches are runs of rows in the order given (shuffled by the seed), so the
-    /// steps depend on it; L-BFGS sees all rows at once.
-    fn depends_on_row_order(&self) -> bool {
-        self.training().solver != Optimizer::Lbfgs
-    }
-}
-
-impl FittedModel for MlpModel {
-    fn tag(&self) -> &'static str {
-        FAMILY.model_tag
-    }
-    fn as_classifier(&self) -> Option<&dyn Classifier> {
-        (!self.classes.is_empty()).then_some(self as &dyn Classifier)
-    }
-    fn as_regressor(&self) -> Option<&dyn Regressor> {
-        self.classes.is_empty().then_some(self as &dyn Regressor)
-    }
-    fn details(&self) -> Vec<(String, String)> {
-        self.summary()
-    }
-}

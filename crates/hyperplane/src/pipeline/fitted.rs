@@ -4,14 +4,12 @@ use crate::data::csv;
 use crate::data::read::{self, Format, LabelColumn, ReadOptions};
 use crate::data::{labels, Features, Label, LabelledInput, RawInput};
 use crate::error::{Error, Result};
-use crate::estimator::Classifier;
-use crate::linear::{
-    margins, pla_check, LinearModel, LinearRegressionModel, Link, Margins, Perceptron, PlaCheck,
-};
-use crate::multiclass::OneVsRest;
-use crate::optim::Convergence;
+use crate::estimator::{Classifier, PlaStart};
+use crate::linear::{margins, pla_check, Margins, PlaCheck};
+use crate::param::Params;
 use crate::persist;
-use crate::svm::{DualSummary, SvmModel};
+use crate::score::LinearModel;
+use crate::summary::ModelSummary;
 use crate::text::{DocumentFiles, FittedVectorizer};
 use crate::threads::Threads;
 use crate::transform::{FittedTabularEncoder, FittedTransform};
@@ -97,15 +95,6 @@ pub struct Pipeline {
     /// The threads predictions and evaluations use (not saved: a setting of the caller).
     #[serde(skip)]
     pub(super) threads: Threads,
-}
-
-/// How a perceptron's walk started, as its PLA bound needs it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlaStart {
-    /// The bias was folded in as `x_0 = 1`.
-    pub fit_intercept: bool,
-    /// The walk started from `w = 0` (Novikoff's bound holds from there).
-    pub from_zero: bool,
 }
 
 impl Pipeline {
@@ -333,17 +322,15 @@ impl Pipeline {
             )));
         }
         let info = super::kind_info(&self.kind)?;
-        let family = super::FAMILIES
-            .iter()
-            .find(|f| f.kinds.iter().any(|k| k.name == info.name))
+        let family = super::family_of(info.name)
             .ok_or_else(|| Error::data(format!("{} has no family", info.name)))?;
-        // hard-margin-svm, of the SVM family, fits the linear family's model
-        let linear_ok = self.kind == "hard-margin-svm";
+        // a kind may fit another family's model (hard-margin-svm fits the linear model)
+        let own = super::registration(info.name)?.model_tag;
         if let Some(tag) = self
             .model
             .family_tags()
             .into_iter()
-            .find(|&t| t != family.model_tag && !(linear_ok && t == "Linear"))
+            .find(|&t| t != family.model_tag && t != own)
         {
             return Err(Error::data(format!(
                 "the model body is a {tag} model, not the {} model of kind {}",
@@ -445,117 +432,10 @@ pub struct Summary {
     pub top_features: Vec<(Label, Vec<(String, f64)>)>,
     /// What the top-feature score means.
     pub top_feature_score: String,
-    /// The weights and training report of each linear model inside.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub linear: Vec<LinearSummary>,
-    /// A regressor's weights, by feature name, with its intercept, rank and singular values.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub regression: Option<RegressionSummary>,
-    /// What the model's family shows about it beyond the fields above, as `(what, value)`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub details: Vec<(String, String)>,
-    /// A kernel SVM's duals: one (two classes, or a regressor) or one per pair of classes
-    /// in LIBSVM's order.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub svm: Option<SvmSummary>,
-    /// A kernel SVM classifier's support vectors per class.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub n_support: Option<Vec<usize>>,
-}
-
-/// The duals of a kernel SVM, as `inspect --json` shows them.
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-pub enum SvmSummary {
-    /// Two classes, or a regressor: its one dual.
-    One(DualSummary),
-    /// More classes: one dual per pair `(0, 1), (0, 2), ..., (1, 2), ...`.
-    Pairs(Vec<DualSummary>),
-}
-
-impl SvmSummary {
-    fn of(m: &SvmModel) -> Self {
-        match m.duals.as_slice() {
-            [one] => SvmSummary::One(one.clone()),
-            pairs => SvmSummary::Pairs(pairs.to_vec()),
-        }
-    }
-}
-
-/// A least-squares model, as `inspect` shows it (first output).
-#[derive(Clone, Debug, Serialize)]
-pub struct RegressionSummary {
-    pub intercept: f64,
-    /// `(feature name, w_j)` in feature order.
-    pub weights: Vec<(String, f64)>,
-    /// Rank of the (centred, weighted) design; dense fits only.
-    pub rank: Option<usize>,
-    pub singular_values: Option<Vec<f64>>,
-}
-
-/// One linear model of a pipeline, as `inspect` shows it.
-#[derive(Clone, Debug, Serialize)]
-pub struct LinearSummary {
-    /// Empty for a single model; the class (one-vs-all) or "a vs b" (one-vs-one).
-    pub name: String,
-    pub link: Link,
-    /// `b`, one per score row.
-    pub intercept: Vec<f64>,
-    /// `||w||` of each score row.
-    pub weight_norm: Vec<f64>,
-    /// Non-zero weights over all rows.
-    pub nonzero_weights: usize,
-    /// Iterations, updates, objective, gradient norm, warning.
-    pub convergence: Convergence,
-    /// For a model fitted with a dual (the linear SVM), its primal and dual objectives side
-    /// by side.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub duality: Option<Duality>,
-}
-
-/// The primal and dual objectives of a fit, as `inspect` shows them: the report's
-/// `objective` named as the primal beside the dual.
-#[derive(Clone, Debug, Serialize)]
-pub struct Duality {
-    /// `P(w)`, the report's `objective`.
-    pub primal_objective: f64,
-    /// `D(a) <= P(w)`.
-    pub dual_objective: f64,
-    /// `P(w) - D(a)`.
-    pub duality_gap: f64,
-    /// The solver's iterations (passes over the rows for coordinate descent).
-    pub iterations: usize,
-}
-
-impl Duality {
-    /// The duality figures of a report that has them.
-    fn of(c: &Convergence) -> Option<Self> {
-        Some(Duality {
-            primal_objective: c.objective?,
-            dual_objective: c.dual_objective?,
-            duality_gap: c.duality_gap?,
-            iterations: c.iterations,
-        })
-    }
-}
-
-impl LinearSummary {
-    fn new(name: String, m: &LinearModel) -> Self {
-        LinearSummary {
-            name,
-            link: m.link(),
-            intercept: m.intercept().to_vec(),
-            weight_norm: m
-                .coef()
-                .rows()
-                .into_iter()
-                .map(|r| r.dot(&r).sqrt())
-                .collect(),
-            nonzero_weights: m.coef().iter().filter(|&&v| v != 0.0).count(),
-            convergence: m.convergence().clone(),
-            duality: Duality::of(m.convergence()),
-        }
-    }
+    /// What the model shows of itself: its linear models, a regressor's weights, its
+    /// family's lines and figures ([`FittedModel::summary`](crate::estimator::FittedModel::summary)).
+    #[serde(flatten)]
+    pub model: ModelSummary,
 }
 
 impl Pipeline {
@@ -591,31 +471,7 @@ impl Pipeline {
             priors: self.model.class_priors(),
             top_features: self.top_features(top),
             top_feature_score: self.model.top_feature_score().to_string(),
-            linear: self
-                .model
-                .linear_models()
-                .into_iter()
-                .map(|(name, m)| LinearSummary::new(name, m))
-                .collect(),
-            details: self.model.details(),
-            svm: self.model.downcast_ref::<SvmModel>().map(SvmSummary::of),
-            n_support: self
-                .model
-                .downcast_ref::<SvmModel>()
-                .filter(|m| !m.classes.is_empty())
-                .map(|m| m.n_support.clone()),
-            regression: self.model.downcast_ref::<LinearRegressionModel>().map(|m| {
-                RegressionSummary {
-                    intercept: m.intercept()[0],
-                    weights: self
-                        .feature_names()
-                        .into_iter()
-                        .zip(m.coef().row(0).iter().copied())
-                        .collect(),
-                    rank: m.rank(),
-                    singular_values: m.singular_values().map(<[f64]>::to_vec),
-                }
-            }),
+            model: self.model.summary(&|| self.feature_names()),
         }
     }
 
@@ -645,25 +501,22 @@ impl Pipeline {
             .collect()
     }
 
-    /// [`PlaStart`] of a perceptron file written before it was recorded, read from the
-    /// parameter text that file holds.
+    /// [`PlaStart`] of a perceptron file written before it was recorded: its kind's, at
+    /// the parameters that file holds (a parameter this build does not take is passed
+    /// over).
     pub(super) fn pla_start_of_older_file(&self) -> Option<PlaStart> {
-        if self.kind != Perceptron::KIND {
-            return None;
+        let mut learner = super::Learner::from_kind(&self.kind).ok()?;
+        for (name, value) in &self.params {
+            let _ = learner.set_param(name, value);
         }
-        let param = |name: &str| {
-            self.params
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.as_str())
-        };
+        let start = learner.pla_start()?;
+        let linreg = self
+            .preprocessing
+            .iter()
+            .any(|(n, v)| n == "init" && v == "linreg");
         Some(PlaStart {
-            fit_intercept: param("fit_intercept") != Some("false"),
-            from_zero: param("init_weights").is_none_or(|v| v == "none")
-                && !self
-                    .preprocessing
-                    .iter()
-                    .any(|(n, v)| n == "init" && v == "linreg"),
+            from_zero: start.from_zero && !linreg,
+            ..start
         })
     }
 
@@ -678,10 +531,9 @@ impl Pipeline {
         let labels = data.require_labels(&format!("{what} need the true label of every row"))?;
         let y = labels::encode_with(self.classes(), labels)?;
         let x = self.features_from(&data.input, &data.source)?;
-        let one_vs_rest = self.model.downcast_ref::<OneVsRest<Model>>().is_some();
-        let views = match self.model.downcast_ref::<LinearModel>() {
+        let views = match self.model.as_linear() {
             Some(m) if m.is_binary() => vec![(String::new(), m, y)],
-            _ if one_vs_rest => self
+            _ if self.model.is_one_vs_rest() => self
                 .model
                 .linear_models()
                 .into_iter()

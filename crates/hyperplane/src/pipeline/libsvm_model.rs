@@ -3,8 +3,9 @@
 //!
 //! A LIBSVM model file holds a kernel SVM alone: it takes LIBSVM-format numeric rows as
 //! they are. So a pipeline read from one has a matrix input stage and no transforms, and
-//! only such a pipeline, around a kernel SVM ([`SvmModel`]) with integer class labels, can
-//! be written as one. A text vectorizer, a CSV encoder, scaling, binning or polynomial
+//! only such a pipeline, around a model that has a LIBSVM form
+//! ([`FittedModel::export`](crate::estimator::FittedModel::export): a kernel SVM with
+//! integer class labels), can be written as one. A text vectorizer, a CSV encoder, scaling, binning or polynomial
 //! features, a linear model (`hard-margin-svm` fits a [`LinearModel`](crate::linear::LinearModel),
 //! `linear-svm` too) and one-vs-all reductions have no place in the format.
 
@@ -13,9 +14,9 @@ use std::path::Path;
 use super::fitted::{InputStage, Pipeline};
 use super::Model;
 use crate::error::{Error, Result};
+use crate::estimator::ExportFormat;
 use crate::persist;
 use crate::svm::libsvm_format;
-use crate::svm::SvmModel;
 
 impl Pipeline {
     /// Reads a LIBSVM model file (as `svm-train` writes it) into a pipeline that takes
@@ -27,28 +28,9 @@ impl Pipeline {
 
     fn from_libsvm_bytes(path: &Path, bytes: &[u8]) -> Result<Pipeline> {
         let model = libsvm_format::read(bytes, path)?;
-        let kind = model.svm_type.kind();
-        let k = model.kernel;
-        let mut params = vec![("kernel".to_string(), k.kind.to_string())];
-        if k.uses_gamma() {
-            params.push(("gamma".to_string(), k.gamma.to_string()));
-        }
-        if k.kind == crate::svm::KernelKind::Poly {
-            params.push(("degree".to_string(), k.degree.to_string()));
-        }
-        if matches!(
-            k.kind,
-            crate::svm::KernelKind::Poly | crate::svm::KernelKind::Sigmoid
-        ) {
-            params.push(("coef0".to_string(), k.coef0.to_string()));
-        }
-        params.push((
-            "probability".to_string(),
-            model.probability.is_some().to_string(),
-        ));
         Ok(Pipeline {
-            kind: kind.to_string(),
-            params,
+            kind: model.svm_type.kind().to_string(),
+            params: libsvm_format::recorded_params(&model),
             preprocessing: Vec::new(),
             input: InputStage::Matrix {
                 n_features: model.n_features,
@@ -84,7 +66,7 @@ impl Pipeline {
             path: path.to_path_buf(),
             reason: format!("cannot be written in LIBSVM's model format: {why}"),
         };
-        let Some(model) = self.model.downcast_ref::<SvmModel>() else {
+        let Some(text) = self.model.export(ExportFormat::Libsvm) else {
             return Err(refuse(format!(
                 "the model is {}, not a kernel SVM (LIBSVM model files hold svc, nu-svc, svr, \
                  nu-svr and one-class-svm models)",
@@ -105,7 +87,7 @@ impl Pipeline {
                 super::fitted::describe_transform(t)
             )));
         }
-        let text = libsvm_format::write(model).map_err(|e| refuse(e.to_string()))?;
+        let text = text.map_err(|e| refuse(e.to_string()))?;
         persist::write_atomically(path, text.as_bytes())
     }
 }

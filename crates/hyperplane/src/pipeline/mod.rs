@@ -31,21 +31,24 @@ mod spec;
 mod tune;
 
 pub use evaluate::{Evaluation, RegressionEvaluation, TrainingScore};
-pub use fitted::{
-    Duality, InputStage, LinearSummary, Pipeline, PlaStart, RegressionSummary, Summary, SvmSummary,
-};
+pub use fitted::{InputStage, Pipeline, Summary};
 pub use spec::{Init, PipelineOptions, PipelineSpec, Scaling, VectorizerKind};
 pub use tune::{Tuning, Validation};
+
+pub use crate::estimator::PlaStart;
+pub use crate::summary::{Duality, LinearSummary, RegressionSummary};
 
 use crate::bayes;
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Family, FittedModel, KindInfo, Learn, Regressor, Task};
-#[cfg(doc)]
-use crate::linear::LinearClassifier;
-use crate::linear::LinearModel;
+use crate::estimator::{
+    Body, Classifier, ExportFormat, Family, FittedModel, Incremental, KindInfo, Learn, PartialFit,
+    Registration, Regressor, Task,
+};
 use crate::multiclass::{OneVsOne, OneVsRest, Strategy};
 use crate::param::{Composite, Params};
+use crate::score::LinearModel;
+use crate::summary::{LossCurve, ModelSummary};
 use crate::threads::Threads;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
@@ -62,19 +65,38 @@ const FAMILIES: &[Family] = &[
 
 /// Every model kind, family by family.
 pub fn registry() -> impl Iterator<Item = &'static KindInfo> {
+    registrations().map(|r| r.info)
+}
+
+/// Every kind's registration, family by family.
+fn registrations() -> impl Iterator<Item = &'static Registration> {
     FAMILIES.iter().flat_map(|f| f.kinds.iter())
+}
+
+/// The registration of a kind; an unknown name lists the kinds.
+fn registration(kind: &str) -> Result<&'static Registration> {
+    registrations()
+        .find(|r| r.info.name == kind)
+        .ok_or_else(|| {
+            let names: Vec<&str> = registry().map(|k| k.name).collect();
+            Error::param(
+                "model",
+                kind,
+                format!("unknown model kind; choose one of {}", names.join(", ")),
+            )
+        })
+}
+
+/// The family of a registered kind.
+fn family_of(kind: &str) -> Option<&'static Family> {
+    FAMILIES
+        .iter()
+        .find(|f| f.kinds.iter().any(|r| r.info.name == kind))
 }
 
 /// The registry entry of a kind; an unknown name lists the kinds.
 pub fn kind_info(kind: &str) -> Result<&'static KindInfo> {
-    registry().find(|k| k.name == kind).ok_or_else(|| {
-        let names: Vec<&str> = registry().map(|k| k.name).collect();
-        Error::param(
-            "model",
-            kind,
-            format!("unknown model kind; choose one of {}", names.join(", ")),
-        )
-    })
+    registration(kind).map(|r| r.info)
 }
 
 /// The regression kinds (real-valued targets).
@@ -107,22 +129,12 @@ impl Clone for Learner {
 impl Learner {
     /// The default params of a model kind.
     pub fn from_kind(kind: &str) -> Result<Self> {
-        let info = kind_info(kind)?;
-        FAMILIES
-            .iter()
-            .find_map(|f| (f.learner)(info.name))
-            .map(Learner)
-            .ok_or_else(|| Error::data(format!("{kind} is registered without a learner")))
+        Ok(Learner((registration(kind)?.learner)()))
     }
 
     /// The registry entry of the learner's kind.
     pub fn info(&self) -> &'static KindInfo {
         self.0.info()
-    }
-
-    /// The learner as its family's own type (e.g. [`LinearClassifier`]), when it is one.
-    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
-        self.0.as_any().downcast_ref()
     }
 
     /// Whether the learner predicts real numbers rather than classes.
@@ -157,6 +169,17 @@ impl Learner {
     /// rounding): PLA, pocket and SGD visit rows in order.
     pub fn depends_on_row_order(&self) -> bool {
         self.0.depends_on_row_order()
+    }
+
+    /// How the walk of a perceptron starts, for its PLA bound (`None` for other kinds).
+    pub fn pla_start(&self) -> Option<PlaStart> {
+        self.0.pla_start()
+    }
+
+    /// Training batch by batch and merging parts fitted apart, for a kind whose training
+    /// is a sum over rows (Naive Bayes); `None` for the others. See [`Incremental`].
+    pub fn incremental(&self) -> Option<&dyn Incremental> {
+        self.0.incremental()
     }
 
     /// Fits the learner on a data set (classes, or real values for a regressor); a binary
@@ -221,9 +244,9 @@ pub struct FitOptions {
 
 /// A fitted model of any registered family, or a multiclass reduction of binary ones.
 ///
-/// In a model file it is `{"<tag>": body}`, the tag naming the family
-/// ([`Family::model_tag`]) or the reduction (`OneVsRest`, `OneVsOne`); the registry says
-/// which reader takes which tag.
+/// In a model file it is `{"<tag>": body}` (`{"<tag>": {"<variant>": body}}` in a family
+/// with one model type per kind), the names of its [`Body`], or the reduction's
+/// (`OneVsRest`, `OneVsOne`); the registry says which reader takes which body.
 #[derive(Debug)]
 pub struct Model(Box<dyn FittedModel>);
 
@@ -243,7 +266,9 @@ impl Model {
         Model(model)
     }
 
-    /// The model as its family's own type (e.g. [`LinearModel`]), when it is one.
+    /// The model as its kind's own type (e.g. [`SvmModel`](crate::svm::SvmModel)), when it
+    /// is one, for a caller that knows the kind. The library reaches every kind through
+    /// [`FittedModel`] instead.
     pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
         self.0.as_any().downcast_ref()
     }
@@ -287,50 +312,62 @@ impl Model {
         self.0.top_feature_score()
     }
 
+    /// The statistics the model keeps, to continue training it or merge it with another
+    /// part's ([`FittedModel::resume`]); `None` for a model without them.
+    pub fn resume(&self) -> Option<Box<dyn PartialFit>> {
+        self.0.resume()
+    }
+
     /// Class prior probabilities, when the model has them.
     pub fn class_priors(&self) -> Option<Vec<f64>> {
         self.0.class_priors()
     }
 
-    /// What `inspect` shows about the model beyond its classes and features.
-    pub fn details(&self) -> Vec<(String, String)> {
-        self.0.details()
+    /// What `inspect` shows of the model beyond its classes, features and priors
+    /// ([`FittedModel::summary`]); `feature_names` names its features on demand.
+    pub fn summary(&self, feature_names: &dyn Fn() -> Vec<String>) -> ModelSummary {
+        self.0.summary(feature_names)
     }
 
-    /// The family tags of the model, or of each sub-model of a reduction.
+    /// The model as a linear score, when it is one ([`FittedModel::as_linear`]).
+    pub fn as_linear(&self) -> Option<&LinearModel> {
+        self.0.as_linear()
+    }
+
+    /// Its training curve, when it keeps one ([`FittedModel::loss_curve`]).
+    pub fn loss_curve(&self) -> Option<LossCurve> {
+        self.0.loss_curve()
+    }
+
+    /// The model written in another tool's format ([`FittedModel::export`]).
+    pub fn export(&self, format: ExportFormat) -> Option<Result<String>> {
+        self.0.export(format)
+    }
+
+    /// Whether the model is a one-vs-all reduction.
+    pub(super) fn is_one_vs_rest(&self) -> bool {
+        self.0.tag() == ONE_VS_REST
+    }
+
+    /// The body tags of the model, or of each sub-model of a reduction.
     pub(super) fn family_tags(&self) -> Vec<&'static str> {
-        if let Some(m) = self.downcast_ref::<OneVsRest<Model>>() {
-            m.models().iter().map(|sub| sub.0.tag()).collect()
-        } else if let Some(m) = self.downcast_ref::<OneVsOne<Model>>() {
-            m.pairs().map(|(_, sub)| sub.0.tag()).collect()
-        } else {
-            vec![self.0.tag()]
+        let parts = self.0.parts();
+        if parts.is_empty() {
+            return vec![self.0.tag()];
         }
+        parts.into_iter().map(|(_, sub)| sub.tag()).collect()
     }
 
     /// The linear models inside, named: the model itself, or one per class (one-vs-all,
     /// named by the class) or per pair (one-vs-one, "a vs b"). Empty for other families.
     pub fn linear_models(&self) -> Vec<(String, &LinearModel)> {
-        if let Some(m) = self.downcast_ref::<LinearModel>() {
+        if let Some(m) = self.0.as_linear() {
             return vec![(String::new(), m)];
         }
-        let named: Vec<(String, &Model)> = if let Some(m) = self.downcast_ref::<OneVsRest<Model>>()
-        {
-            m.classes()
-                .iter()
-                .map(|c| c.to_string())
-                .zip(m.models())
-                .collect()
-        } else if let Some(m) = self.downcast_ref::<OneVsOne<Model>>() {
-            m.pairs()
-                .map(|((i, j), sub)| (format!("{} vs {}", m.classes()[i], m.classes()[j]), sub))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        named
+        self.0
+            .parts()
             .into_iter()
-            .filter_map(|(name, sub)| Some((name, sub.downcast_ref::<LinearModel>()?)))
+            .filter_map(|(name, sub)| Some((name, sub.as_linear()?)))
             .collect()
     }
 }
@@ -339,7 +376,10 @@ impl Serialize for Model {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut map = s.serialize_map(Some(1))?;
-        map.serialize_entry(self.0.tag(), &*self.0)?;
+        match self.0.variant() {
+            Some(variant) => map.serialize_entry(self.0.tag(), &Variant(variant, &*self.0))?,
+            None => map.serialize_entry(self.0.tag(), &*self.0)?,
+        }
         map.end()
     }
 }
@@ -380,14 +420,22 @@ impl<'de> serde::de::Visitor<'de> for ModelVisitor {
                 Box::new(m)
             }
             _ => {
-                let family = FAMILIES.iter().find(|f| f.model_tag == tag).ok_or_else(|| {
-                    let tags: Vec<&str> = FAMILIES.iter().map(|f| f.model_tag).collect();
+                let kind = registrations().find(|r| r.model_tag == tag).ok_or_else(|| {
+                    let mut tags: Vec<&str> = Vec::new();
+                    for r in registrations() {
+                        if !tags.contains(&r.model_tag) {
+                            tags.push(r.model_tag);
+                        }
+                    }
                     A::Error::custom(format!(
                         "unknown model body `{tag}`; this build reads {}, {ONE_VS_REST} and {ONE_VS_ONE}",
                         tags.join(", ")
                     ))
                 })?;
-                map.next_value_seed(BodySeed(family.read_model))?
+                match kind.model_variant {
+                    Some(_) => map.next_value_seed(VariantSeed(kind.model_tag))?,
+                    None => map.next_value_seed(BodySeed(kind.read_model))?,
+                }
             }
         };
         if map.next_key::<serde::de::IgnoredAny>()?.is_some() {
@@ -397,7 +445,69 @@ impl<'de> serde::de::Visitor<'de> for ModelVisitor {
     }
 }
 
-/// Reads one family's body through its [`ModelReader`](crate::estimator::ModelReader).
+/// A body inside its family's, named by its variant: `{"<variant>": body}`.
+struct Variant<'a>(&'static str, &'a dyn FittedModel);
+
+impl Serialize for Variant<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry(self.0, self.1)?;
+        map.end()
+    }
+}
+
+/// Reads `{"<variant>": body}` inside the body `tag`, by the reader of the kind whose
+/// model has that variant.
+struct VariantSeed(&'static str);
+
+impl<'de> serde::de::DeserializeSeed<'de> for VariantSeed {
+    type Value = Box<dyn FittedModel>;
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for VariantSeed {
+    type Value = Box<dyn FittedModel>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "a {} model: {{\"<variant>\": body}}", self.0)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        use serde::de::Error as _;
+        let kinds = || registrations().filter(|r| r.model_tag == self.0);
+        let variant: String = map
+            .next_key()?
+            .ok_or_else(|| A::Error::invalid_length(0, &"a body named by its variant"))?;
+        let Some(kind) = kinds().find(|r| r.model_variant == Some(variant.as_str())) else {
+            let expected: Vec<String> = kinds()
+                .filter_map(|r| Some(format!("`{}`", r.model_variant?)))
+                .collect();
+            return Err(A::Error::custom(format!(
+                "unknown variant `{variant}`, expected one of {}",
+                expected.join(", ")
+            )));
+        };
+        let model = map.next_value_seed(BodySeed(kind.read_model))?;
+        if map.next_key::<serde::de::IgnoredAny>()?.is_some() {
+            return Err(A::Error::custom(format!(
+                "a {} model holds one body, found a second",
+                self.0
+            )));
+        }
+        Ok(model)
+    }
+}
+
+/// Reads one kind's body through its [`ModelReader`](crate::estimator::ModelReader).
 struct BodySeed(crate::estimator::ModelReader);
 
 impl<'de> serde::de::DeserializeSeed<'de> for BodySeed {
@@ -411,13 +521,32 @@ impl<'de> serde::de::DeserializeSeed<'de> for BodySeed {
     }
 }
 
+impl Body for OneVsRest<Model> {
+    const TAG: &'static str = ONE_VS_REST;
+    fn validate(&self) -> Result<()> {
+        OneVsRest::validate(self)
+    }
+}
+
+impl Body for OneVsOne<Model> {
+    const TAG: &'static str = ONE_VS_ONE;
+    fn validate(&self) -> Result<()> {
+        OneVsOne::validate(self)
+    }
+}
+
 /// One-vs-all over models of any family.
 impl FittedModel for OneVsRest<Model> {
-    fn tag(&self) -> &'static str {
-        ONE_VS_REST
-    }
     fn as_classifier(&self) -> Option<&dyn Classifier> {
         Some(self)
+    }
+    /// One per class, named by it.
+    fn parts(&self) -> Vec<(String, &dyn FittedModel)> {
+        self.classes()
+            .iter()
+            .map(|c| c.to_string())
+            .zip(self.models().iter().map(|sub| &*sub.0))
+            .collect()
     }
     /// Each class's sub-model's features towards its positive class.
     fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
@@ -436,11 +565,15 @@ impl FittedModel for OneVsRest<Model> {
 /// One-vs-one over models of any family (pair models say nothing about one class, so no
 /// top features).
 impl FittedModel for OneVsOne<Model> {
-    fn tag(&self) -> &'static str {
-        ONE_VS_ONE
-    }
     fn as_classifier(&self) -> Option<&dyn Classifier> {
         Some(self)
+    }
+    /// One per pair of classes, named "a vs b".
+    fn parts(&self) -> Vec<(String, &dyn FittedModel)> {
+        let classes = self.classes();
+        self.pairs()
+            .map(|((i, j), sub)| (format!("{} vs {}", classes[i], classes[j]), &*sub.0))
+            .collect()
     }
     fn top_features(&self, _k: usize) -> Vec<Vec<(usize, f64)>> {
         vec![Vec::new(); self.classes().len()]

@@ -29,7 +29,6 @@ use crate::with_rows;
 use ndarray::Array2;
 
 use super::{kind_info, FitOptions, InputStage, Learner, Pipeline, PlaStart, TrainingScore};
-use crate::linear::LinearClassifier;
 
 crate::choice_enum! {
     /// The text vectorizer of a pipeline.
@@ -101,23 +100,14 @@ impl PipelineOptions {
     }
 }
 
-/// Model kinds that read text as token counts by default: the multinomial event model,
-/// whose likelihood is `prod_j P(t_j | c)^{x_j}` over the counts `x_j` (Manning et al.,
-/// Introduction to Information Retrieval, ch. 13). Every other kind reads token presence
-/// (`x_j = [count_j > 0]`): the Bernoulli event model's own input, and on e-mail clearly
-/// more accurate for the other Naive Bayes kinds (BENCHMARKS.md).
-const COUNTS_BY_DEFAULT: [&str; 1] = ["multinomial-nb"];
-
-/// Whether model `kind` reads `count` and `hashing` text as counts (`binary=false`) by
-/// default, rather than presence (`binary=true`); `binary` overrides either.
-fn text_counts_by_default(kind: &str) -> bool {
-    COUNTS_BY_DEFAULT.contains(&kind)
-}
-
-/// The text vectorizer of a pipeline for model `kind`: `count` and `hashing` store counts
-/// or presence as [`text_counts_by_default`] says; `tfidf` re-weights counts.
-fn vectorizer(vectorizer: VectorizerKind, kind: &str) -> Vectorizer {
-    let binary = !text_counts_by_default(kind);
+/// The text vectorizer of a pipeline for a model kind: `count` and `hashing` store token
+/// counts for a kind that reads them by default ([`KindInfo::text_counts`]: the
+/// multinomial event model, Manning et al., Introduction to Information Retrieval, ch. 13)
+/// and token presence (`x_j = [count_j > 0]`) for every other kind: the Bernoulli event
+/// model's own input, and on e-mail clearly more accurate for the other Naive Bayes kinds
+/// (BENCHMARKS.md). `binary` overrides either; `tfidf` re-weights counts.
+fn vectorizer(vectorizer: VectorizerKind, kind: &KindInfo) -> Vectorizer {
+    let binary = !kind.text_counts;
     match vectorizer {
         VectorizerKind::Count => {
             Vectorizer::Count(crate::text::CountVectorizer::new().binary(binary))
@@ -202,7 +192,7 @@ impl Components {
 
     /// The vectorizer kinds other than the current one that have `name`.
     fn other_vectorizers_with(&self, name: &str) -> Vec<VectorizerKind> {
-        let kind = self.learner.info().name;
+        let kind = self.learner.info();
         [
             VectorizerKind::Count,
             VectorizerKind::Tfidf,
@@ -369,7 +359,7 @@ impl PipelineSpec {
     /// default (`binary=false`: the multinomial event model) rather than token presence
     /// (`binary=true`); `--param binary=...` overrides either.
     pub fn reads_text_counts(&self) -> bool {
-        text_counts_by_default(self.info.name)
+        self.info.text_counts
     }
 
     /// Sets a parameter of any component, by `component.name` or bare name. A bad value or
@@ -417,7 +407,7 @@ impl PipelineSpec {
         }
         let mut c = Components {
             learner: Learner::from_kind(self.info.name)?,
-            vectorizer: vectorizer(pipeline.vectorizer, self.info.name),
+            vectorizer: vectorizer(pipeline.vectorizer, self.info),
             discretizer: KBinsDiscretizer::default(),
             encoder: TabularEncoder {
                 categorical: if self.info.categorical_input {
@@ -593,13 +583,10 @@ impl PipelineSpec {
         if model.is_reduction() {
             preprocessing.push(("multiclass".into(), c.pipeline.multiclass.to_string()));
         }
-        let pla_start = match c.learner.downcast_ref::<LinearClassifier>() {
-            Some(LinearClassifier::Perceptron(p)) => Some(PlaStart {
-                fit_intercept: p.fit_intercept,
-                from_zero: p.init_weights.is_none() && !options.linear_regression_init,
-            }),
-            _ => None,
-        };
+        let pla_start = c.learner.pla_start().map(|start| PlaStart {
+            from_zero: start.from_zero && !options.linear_regression_init,
+            ..start
+        });
         let pipeline = Pipeline {
             threads: Threads::from_setting(c.pipeline.threads),
             pla_start,

@@ -12,7 +12,8 @@ use super::{check_size, draw_error};
 use crate::data::{labels, Label};
 use crate::error::{Error, Result};
 use crate::estimator::Classifier;
-use crate::linear::{LinearModel, Trace, TraceStep};
+use crate::linear::{Trace, TraceStep};
+use crate::score::LinearModel;
 
 /// How [`pla_svg`] draws.
 ///

@@ -6,6 +6,8 @@ use super::kernel::{Gamma, Kernel, KernelKind, KernelQ, KernelRows};
 use super::smo::{self, Problem, Settings, Solution};
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::estimator::Kind;
 
 crate::params! {
     /// The kernel and the SMO solver with its budget, shared by every kernel SVM kind.
@@ -52,6 +54,21 @@ impl Default for Dual {
             cache_mb: 200.0,
             max_iter: None,
         }
+    }
+}
+
+impl Dual {
+    /// Whether the solution depends on the order of the rows: the sigmoid kernel is not
+    /// positive semi-definite, so its dual is not convex, and the solution SMO reaches
+    /// depends on the order it meets the rows in.
+    pub(super) fn depends_on_row_order(&self) -> bool {
+        self.kernel == KernelKind::Sigmoid
+    }
+
+    /// What a fit keeps that grows with the width of the data ([`Kind::width_state`]):
+    /// a kernel SVM keeps support vectors, not weights, so only a dense row of scratch.
+    pub(super) fn width_state(n_features: usize) -> [usize; 3] {
+        [n_features, 1, 1]
     }
 }
 

@@ -29,10 +29,11 @@ use super::kernel::{Kernel, KernelKind, KernelRows};
 use super::smo::Problem;
 use crate::data::{Dataset, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
-use crate::linear::{signed_targets, LinearModel, Link};
+use crate::estimator::{Fit, Kind, KindInfo};
 use crate::optim::Convergence;
 use crate::param::Params;
+use crate::score::{LinearModel, Link};
+use crate::targets::signed_targets;
 use crate::with_rows;
 
 crate::params! {
@@ -160,6 +161,15 @@ impl Fit for HardMargin {
             worst.1
         )))
     }
+}
+
+/// Its `w` is a linear model's: the default per-feature state.
+impl Kind for HardMargin {
+    const INFO: &'static KindInfo = &KindInfo::binary(
+        Self::KIND,
+        super::GROUP,
+        "the maximum-margin classifier: widest separating hyperplane, an error if none separates",
+    );
 }
 
 #[cfg(test)]

@@ -292,6 +292,27 @@ fn pair_index(i: usize, j: usize, k: usize) -> usize {
     i * (2 * k - i - 1) / 2 + (j - i - 1)
 }
 
+/// The parameters a LIBSVM model file records of its kind, as the kind's schema writes
+/// them: the kernel with the settings it uses, and whether it has probabilities.
+pub fn recorded_params(model: &SvmModel) -> Vec<(String, String)> {
+    let k = model.kernel;
+    let mut params = vec![("kernel".to_string(), k.kind.to_string())];
+    if k.uses_gamma() {
+        params.push(("gamma".to_string(), k.gamma.to_string()));
+    }
+    if k.kind == KernelKind::Poly {
+        params.push(("degree".to_string(), k.degree.to_string()));
+    }
+    if matches!(k.kind, KernelKind::Poly | KernelKind::Sigmoid) {
+        params.push(("coef0".to_string(), k.coef0.to_string()));
+    }
+    params.push((
+        "probability".to_string(),
+        model.probability.is_some().to_string(),
+    ));
+    params
+}
+
 /// Reads LIBSVM model text (`file` names it in errors) into a model with sorted classes.
 pub fn read(text: &[u8], file: &Path) -> Result<SvmModel> {
     let text = std::str::from_utf8(text).map_err(|e| {

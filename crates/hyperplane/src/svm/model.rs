@@ -15,12 +15,14 @@ use serde::{Deserialize, Serialize};
 
 use rayon::prelude::*;
 
+use super::kernel::KernelKind;
 use super::kernel::{kernel_row, precomputed_row, Kernel};
 use super::probability::{couple, pair_probability};
 use crate::data::{CsrMatrix, Features, Label, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::{Classifier, Regressor};
+use crate::estimator::{Body, Classifier, ExportFormat, FittedModel, Regressor};
 use crate::optim::{dot, ConvergenceWarning};
+use crate::summary::ModelSummary;
 use crate::with_rows;
 
 /// Rows per parallel task at prediction.
@@ -581,5 +583,128 @@ impl Regressor for SvmModel {
     }
     fn predict(&self, x: &Features) -> Result<Array2<f64>> {
         self.decision_values_ovo(x)
+    }
+}
+impl Body for SvmModel {
+    const TAG: &'static str = "Svm";
+    fn validate(&self) -> Result<()> {
+        SvmModel::validate(self)
+    }
+}
+
+impl FittedModel for SvmModel {
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        (!self.classes.is_empty()).then_some(self as &dyn Classifier)
+    }
+    fn as_regressor(&self) -> Option<&dyn Regressor> {
+        self.classes.is_empty().then_some(self as &dyn Regressor)
+    }
+    /// The kernel, the support vectors and each dual's report as lines; for `--json`, the
+    /// duals ([`SvmSummary`]) and a classifier's support vectors per class.
+    fn summary(&self, _feature_names: &dyn Fn() -> Vec<String>) -> ModelSummary {
+        let mut figures = serde_json::Map::new();
+        figures.insert("svm".into(), figure(SvmSummary::of(self)));
+        if !self.classes.is_empty() {
+            figures.insert("n_support".into(), figure(&self.n_support));
+        }
+        ModelSummary {
+            details: self.details(),
+            figures,
+            ..ModelSummary::default()
+        }
+    }
+    fn export(&self, format: ExportFormat) -> Option<Result<String>> {
+        match format {
+            ExportFormat::Libsvm => Some(super::libsvm_format::write(self)),
+        }
+    }
+}
+
+/// A figure of the summary as JSON (plain data: it always converts).
+fn figure(value: impl Serialize) -> serde_json::Value {
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
+/// The duals of a kernel SVM, as `inspect --json` shows them.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum SvmSummary {
+    /// Two classes, or a regressor: its one dual.
+    One(DualSummary),
+    /// More classes: one dual per pair `(0, 1), (0, 2), ..., (1, 2), ...`.
+    Pairs(Vec<DualSummary>),
+}
+
+impl SvmSummary {
+    /// The duals of `m`.
+    pub fn of(m: &SvmModel) -> Self {
+        match m.duals.as_slice() {
+            [one] => SvmSummary::One(one.clone()),
+            pairs => SvmSummary::Pairs(pairs.to_vec()),
+        }
+    }
+}
+
+impl SvmModel {
+    /// What `inspect` shows of the model, as `(what, value)` lines: the kernel, the
+    /// support vectors, and each dual's objective, offset, support vectors and iterations.
+    pub fn details(&self) -> Vec<(String, String)> {
+        let k = &self.kernel;
+        let kernel = match k.kind {
+            KernelKind::Linear => "linear".to_string(),
+            KernelKind::Poly => format!(
+                "poly (gamma {}, coef0 {}, degree {})",
+                k.gamma, k.coef0, k.degree
+            ),
+            KernelKind::Rbf => format!("rbf (gamma {})", k.gamma),
+            KernelKind::Sigmoid => format!("sigmoid (gamma {}, coef0 {})", k.gamma, k.coef0),
+            KernelKind::Precomputed => format!(
+                "precomputed (features: the kernel values against the {} training rows)",
+                self.n_features
+            ),
+        };
+        let mut lines = vec![
+            ("kernel".to_string(), kernel),
+            (
+                "support vectors".to_string(),
+                if self.svm_type.single_dual() {
+                    self.support.len().to_string()
+                } else {
+                    let per: Vec<String> = self.n_support.iter().map(|n| n.to_string()).collect();
+                    format!("{} ({} per class)", self.support.len(), per.join(" / "))
+                },
+            ),
+        ];
+        let imported = !self.provenance.is_fitted();
+        if imported {
+            lines.push((
+                "source".to_string(),
+                "a LIBSVM model file: the objective, the support vectors at the bound and the \
+                 iterations were not recorded in it"
+                    .to_string(),
+            ));
+        }
+        for d in &self.duals {
+            let what = match d.classes {
+                Some((a, b)) => format!("dual {} vs {}", self.classes[a], self.classes[b]),
+                None => "dual".to_string(),
+            };
+            if imported {
+                lines.push((
+                    what,
+                    format!("rho {:.6}, {} support vectors", d.rho, d.n_support),
+                ));
+                continue;
+            }
+            let mut text = format!(
+                "objective {:.6}, rho {:.6}, {} support vectors ({} at the bound), {} iterations",
+                d.objective, d.rho, d.n_support, d.n_bounded_support, d.iterations
+            );
+            if let Some(w) = &d.warning {
+                text.push_str(&format!("; {w}"));
+            }
+            lines.push((what, text));
+        }
+        lines
     }
 }

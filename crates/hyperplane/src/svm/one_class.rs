@@ -17,7 +17,7 @@ use super::model::{one_class_labels, DualSummary, Provenance, SupportVectors, Sv
 use super::smo::{fill_to, Problem};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
+use crate::estimator::{Fit, Kind, KindInfo};
 use crate::param::Params;
 use crate::with_rows;
 
@@ -103,5 +103,19 @@ impl Fit for OneClassSvm {
             probability: None,
             provenance: Provenance::Fitted,
         })
+    }
+}
+
+impl Kind for OneClassSvm {
+    const INFO: &'static KindInfo = &KindInfo::novelty(
+        Self::KIND,
+        super::GROUP,
+        "one-class SVM: a boundary around the training rows; predicts 1 inside, -1 outside",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        self.dual.depends_on_row_order()
+    }
+    fn width_state(&self, n_features: usize, _n_classes: usize) -> [usize; 3] {
+        Dual::width_state(n_features)
     }
 }

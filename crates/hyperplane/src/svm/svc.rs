@@ -33,10 +33,10 @@ use super::probability::{sigmoid_fit, Calibration, FOLDS};
 use super::smo::Problem;
 use crate::data::{Dataset, Label};
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
-use crate::linear::{row_weights, ClassWeight};
+use crate::estimator::{Fit, Kind, KindInfo};
 use crate::param::Params;
 use crate::rng::Rng;
+use crate::weights::{row_weights, ClassWeight};
 use crate::with_rows;
 
 crate::params! {
@@ -158,6 +158,43 @@ impl Fit for NuSvc {
             Cost::Nu(self.nu),
             folds,
         )
+    }
+}
+
+/// Probabilities come from folds dealt by row position (a repeated row may land in two
+/// folds), so with them the model depends on the rows' order.
+impl Kind for Svc {
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        Self::KIND,
+        super::GROUP,
+        "C-SVC: soft-margin kernel SVM by SMO (LIBSVM), one-vs-one over classes",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        self.calibration.probability || self.dual.depends_on_row_order()
+    }
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.class_weight)
+    }
+    fn width_state(&self, n_features: usize, _n_classes: usize) -> [usize; 3] {
+        Dual::width_state(n_features)
+    }
+}
+
+/// As [`Svc`]'s.
+impl Kind for NuSvc {
+    const INFO: &'static KindInfo = &KindInfo::classifier(
+        Self::KIND,
+        super::GROUP,
+        "nu-SVC: kernel SVM whose nu bounds the fraction of margin errors",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        self.calibration.probability || self.dual.depends_on_row_order()
+    }
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.class_weight)
+    }
+    fn width_state(&self, n_features: usize, _n_classes: usize) -> [usize; 3] {
+        Dual::width_state(n_features)
     }
 }
 

@@ -21,7 +21,7 @@ use super::model::{DualSummary, Provenance, SupportVectors, SvmModel, SvmType};
 use super::smo::{fill_to, Problem};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
+use crate::estimator::{Fit, Kind, KindInfo};
 use crate::param::Params;
 use crate::with_rows;
 
@@ -100,6 +100,34 @@ impl Fit for NuSvr {
     fn fit(&self, data: &Dataset) -> Result<SvmModel> {
         self.check_params()?;
         fit_regression(data, &self.dual, self.c, Tube::Nu(self.nu))
+    }
+}
+
+impl Kind for Svr {
+    const INFO: &'static KindInfo = &KindInfo::regressor(
+        Self::KIND,
+        super::GROUP,
+        "epsilon-SVR: kernel regression, errors inside an epsilon tube are free",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        self.dual.depends_on_row_order()
+    }
+    fn width_state(&self, n_features: usize, _n_classes: usize) -> [usize; 3] {
+        Dual::width_state(n_features)
+    }
+}
+
+impl Kind for NuSvr {
+    const INFO: &'static KindInfo = &KindInfo::regressor(
+        Self::KIND,
+        super::GROUP,
+        "nu-SVR: kernel regression whose nu sets the tube's width",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        self.dual.depends_on_row_order()
+    }
+    fn width_state(&self, n_features: usize, _n_classes: usize) -> [usize; 3] {
+        Dual::width_state(n_features)
     }
 }
 

@@ -17,10 +17,12 @@ pub use engine::{minimize, objective, LearningRate, SgdProblem, SgdWeights, Stop
 
 use crate::data::{Dataset, Features, Label};
 use crate::error::{Error, Result};
-use crate::estimator::Fit;
+use crate::estimator::{Fit, Kind, KindInfo};
 use crate::linear::binary::{binary_model, BinaryFit};
-use crate::linear::{ClassWeight, LinearModel, Link, Loss};
+use crate::linear::Loss;
 use crate::optim::Convergence;
+use crate::score::{LinearModel, Link};
+use crate::weights::ClassWeight;
 
 crate::params_struct! {
     /// Params of the SGD classifier (binary; wrap it for more classes). The defaults are
@@ -106,9 +108,9 @@ impl Sgd {
             return Err(Error::data("X has 0 features; at least 1 is required"));
         }
         let (classes, class_weights) =
-            crate::linear::streaming_classes(classes, &self.class_weight, Self::KIND)?;
-        let one_per_class = crate::linear::one_row_per_class(&classes)?;
-        crate::linear::signed_targets(&one_per_class, Self::KIND)?;
+            crate::weights::streaming_classes(classes, &self.class_weight, Self::KIND)?;
+        let one_per_class = crate::targets::one_row_per_class(&classes)?;
+        crate::targets::signed_targets(&one_per_class, Self::KIND)?;
         Ok(SgdState {
             params: self.clone(),
             classes,
@@ -138,6 +140,20 @@ impl Fit for Sgd {
     }
 }
 
+impl Kind for Sgd {
+    const INFO: &'static KindInfo = &KindInfo::binary(
+        Self::KIND,
+        super::CLASSIFIER_GROUP,
+        "stochastic gradient descent on hinge, log, squared, modified Huber or perceptron loss",
+    );
+    fn depends_on_row_order(&self) -> bool {
+        true
+    }
+    fn class_weight_mut(&mut self) -> Option<&mut ClassWeight> {
+        Some(&mut self.class_weight)
+    }
+}
+
 /// SGD that keeps learning: the weights, the step counter `t` and the classes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SgdState {
@@ -161,7 +177,7 @@ impl SgdState {
                 found: x.n_cols(),
             });
         }
-        let index = crate::linear::class_index(batch, &self.classes)?;
+        let index = crate::targets::class_index(batch, &self.classes)?;
         let single = self.classes.len() == 1;
         let (mut y, mut c) = (
             Vec::with_capacity(x.n_rows()),
@@ -193,7 +209,7 @@ impl SgdState {
     /// The model of the weights so far (averaged when `average`).
     pub fn model(&self) -> Result<LinearModel> {
         let (w, b) = self.weights.solution();
-        let dummy = crate::linear::one_row_per_class(&self.classes)?;
+        let dummy = crate::targets::one_row_per_class(&self.classes)?;
         binary_model(&dummy, w, b, self.params.link(), self.convergence.clone())
     }
 

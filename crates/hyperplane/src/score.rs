@@ -1,13 +1,18 @@
-//! The fitted linear classifier every linear learner returns: scores `s = W x + b`.
+//! The fitted linear classifier: scores `s = W x + b`, with a [`Link`] to probabilities.
+//!
+//! Every learner of the linear family returns a [`LinearModel`], and so does the
+//! hard-margin SVM (its `w = sum_i y_i a_i x_i`): it lives here, below the families that
+//! share it, as [`crate::weights`] and [`crate::targets`] do. [`crate::linear`] re-exports it.
 
 use ndarray::{Array1, Array2, ArrayView1};
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Features, Label, RowAccess};
 use crate::error::{Error, Result};
-use crate::estimator::Classifier;
+use crate::estimator::{Body, Classifier, FittedModel};
 use crate::numeric;
 use crate::optim::Convergence;
+use crate::summary::{LinearSummary, ModelSummary};
 use crate::with_rows;
 
 /// How scores become probabilities.
@@ -131,6 +136,31 @@ impl LinearModel {
     /// The weight row of score `k` as a view.
     pub fn weights(&self, k: usize) -> ArrayView1<'_, f64> {
         self.coef.row(k)
+    }
+}
+
+impl Body for LinearModel {
+    const TAG: &'static str = "Linear";
+}
+
+impl FittedModel for LinearModel {
+    fn as_classifier(&self) -> Option<&dyn Classifier> {
+        Some(self)
+    }
+    fn as_linear(&self) -> Option<&LinearModel> {
+        Some(self)
+    }
+    fn summary(&self, _feature_names: &dyn Fn() -> Vec<String>) -> ModelSummary {
+        ModelSummary {
+            linear: vec![LinearSummary::new(String::new(), self)],
+            ..ModelSummary::default()
+        }
+    }
+    fn top_features(&self, k: usize) -> Vec<Vec<(usize, f64)>> {
+        LinearModel::top_features(self, k)
+    }
+    fn top_feature_score(&self) -> &'static str {
+        "weight w_j towards the class"
     }
 }
 
