@@ -29,7 +29,7 @@
 //! # Ok::<(), hyperplane::Error>(())
 //! ```
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
@@ -48,12 +48,171 @@ pub struct ParamSpec {
     pub meaning: &'static str,
     /// The words of a choice parameter (empty for the others).
     pub choices: Vec<&'static str>,
-    /// The range check `set_param` and `check_params` apply to numeric values.
-    #[serde(skip)]
+    /// The forms a [`Value`] of it may take, in the order they are tried.
+    pub forms: Vec<Form>,
+    /// The range check `set_param` and `check_params` apply to numeric values (serialised
+    /// as its bounds).
+    #[serde(rename = "bounds")]
     pub check: Check,
 }
 
-/// A numeric range check.
+impl ParamSpec {
+    /// The text form of `value` (what [`Params::set_param`] parses): the word of an absent
+    /// value, numbers as Rust writes them (`1.0`, `1e-8`: the same `f64` parsed back), lists
+    /// comma-separated, maps as `key:value,...`.
+    pub fn text_of(&self, value: &Value) -> Result<String> {
+        let scalar = |v: &Value| match v {
+            Value::Bool(b) => Ok(b.to_string()),
+            Value::Int(i) => Ok(i.to_string()),
+            Value::Float(x) => Ok(format!("{x:?}")), // `1.0` stays a fraction, not a count
+            Value::Text(t) => Ok(t.clone()),
+            other => Err(Error::param(
+                self.name,
+                other,
+                format!("expected {} (a list holds numbers or words)", self.kind),
+            )),
+        };
+        match value {
+            Value::None => self
+                .forms
+                .iter()
+                .find_map(|f| match f {
+                    Form::Absent { word } => Some(word.to_string()),
+                    _ => None,
+                })
+                .ok_or_else(|| Error::param(self.name, "None", format!("expected {}", self.kind))),
+            Value::List(items) => Ok(items
+                .iter()
+                .map(scalar)
+                .collect::<Result<Vec<_>>>()?
+                .join(",")),
+            Value::Map(map) => Ok(map
+                .iter()
+                .map(|(k, v)| Ok(format!("{k}:{}", scalar(v)?)))
+                .collect::<Result<Vec<_>>>()?
+                .join(",")),
+            v => scalar(v),
+        }
+    }
+
+    /// The value of the text form `text`, read by the first of [`ParamSpec::forms`] it
+    /// fits (text that fits none, as a stop-word list set in code, stays text).
+    pub fn value_of(&self, text: &str) -> Value {
+        self.read(text).unwrap_or_else(|| Value::Text(text.into()))
+    }
+
+    /// The value of `text` by the first form it fits, if any.
+    pub fn read(&self, text: &str) -> Option<Value> {
+        let scalar = |of: Scalar, t: &str| match of {
+            Scalar::Int => t.trim().parse().ok().map(Value::Int),
+            Scalar::Float => t.trim().parse().ok().map(Value::Float),
+        };
+        let list = |of: Scalar| -> Option<Value> {
+            if text.trim().is_empty() {
+                return Some(Value::List(Vec::new()));
+            }
+            text.split(',')
+                .map(|t| scalar(of, t))
+                .collect::<Option<_>>()
+                .map(Value::List)
+        };
+        self.forms.iter().find_map(|form| match form {
+            Form::Absent { word } => (text == *word).then_some(Value::None),
+            Form::Bool => match text {
+                "true" => Some(Value::Bool(true)),
+                "false" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            Form::Int => scalar(Scalar::Int, text),
+            Form::Float => scalar(Scalar::Float, text),
+            Form::Choice { words } => words.contains(&text).then(|| Value::Text(text.into())),
+            Form::Text => Some(Value::Text(text.into())),
+            Form::List { of } => list(*of),
+            Form::Map { of } => text
+                .split(',')
+                .map(|pair| {
+                    let (k, v) = pair.rsplit_once(':')?;
+                    Some((k.to_string(), scalar(*of, v)?))
+                })
+                .collect::<Option<_>>()
+                .map(Value::Map),
+        })
+    }
+}
+
+/// A parameter's value as data, for hosts that hold typed values (Python's `None`, `1.0`,
+/// `"rbf"`, `(64, 32)`, `{"spam": 5}`); serialised untagged (`null`, `1`, `1.5`, `"rbf"`,
+/// `[64, 32]`, `{"spam": 5}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// No value: the parameter's word for it (`none`, `auto`, `all`, `default`).
+    None,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer (also accepted where a number is).
+    Int(i64),
+    /// A number.
+    Float(f64),
+    /// A word of a choice, or free text.
+    Text(String),
+    /// Numbers or words, in order.
+    List(Vec<Value>),
+    /// Numbers by key (class weights by label).
+    Map(std::collections::BTreeMap<String, Value>),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&serde_json::to_string(self).map_err(|_| std::fmt::Error)?)
+    }
+}
+
+/// One form a parameter's value may take, as a host builds a form or a signature from it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "form", rename_all = "snake_case")]
+pub enum Form {
+    /// [`Value::None`], written as `word`.
+    Absent {
+        /// `none`, `auto`, `all` or `default`.
+        word: &'static str,
+    },
+    /// [`Value::Bool`].
+    Bool,
+    /// [`Value::Int`].
+    Int,
+    /// [`Value::Float`] (or [`Value::Int`]).
+    Float,
+    /// [`Value::Text`], one of `words`.
+    Choice {
+        /// The words.
+        words: Vec<&'static str>,
+    },
+    /// [`Value::Text`], any (a regular expression).
+    Text,
+    /// [`Value::List`] of scalars (a pair is a list of two).
+    List {
+        /// The type of the items.
+        of: Scalar,
+    },
+    /// [`Value::Map`] of scalars by key.
+    Map {
+        /// The type of the values.
+        of: Scalar,
+    },
+}
+
+/// The type of the items of a list or map [`Form`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scalar {
+    /// Integers.
+    Int,
+    /// Numbers.
+    Float,
+}
+
+/// A numeric range check, serialised as its [`Bounds`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Check {
     /// No numeric condition (choices are checked by parsing).
@@ -74,7 +233,50 @@ pub enum Check {
     Fraction,
 }
 
+/// A [`Check`] as data: every number of the value must be finite (when `finite`), and lie
+/// above `min` and below `max` (bounds included when `*_inclusive`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Bounds {
+    /// NaN and infinities are refused.
+    pub finite: bool,
+    /// The lower bound, if any.
+    pub min: Option<f64>,
+    /// Whether `min` itself is allowed.
+    pub min_inclusive: bool,
+    /// The upper bound, if any.
+    pub max: Option<f64>,
+    /// Whether `max` itself is allowed.
+    pub max_inclusive: bool,
+}
+
+impl Serialize for Check {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.bounds().serialize(s)
+    }
+}
+
 impl Check {
+    /// The bounds this check applies.
+    pub fn bounds(self) -> Bounds {
+        let (finite, min, min_inclusive, max) = match self {
+            Check::Any => (false, None, false, None),
+            Check::Finite => (true, None, false, None),
+            Check::Positive => (true, Some(0.0), false, None),
+            Check::NonNegative => (true, Some(0.0), true, None),
+            Check::AtLeast1 => (false, Some(1.0), true, None),
+            Check::AtLeast2 => (false, Some(2.0), true, None),
+            Check::Unit => (true, Some(0.0), true, Some(1.0)),
+            Check::Fraction => (true, Some(0.0), false, Some(1.0)),
+        };
+        Bounds {
+            finite,
+            min,
+            min_inclusive,
+            max,
+            max_inclusive: max.is_some(),
+        }
+    }
+
     /// Checks every number of a value against the range.
     pub fn apply(self, name: &str, values: &[f64]) -> Result<()> {
         for &v in values {
@@ -113,6 +315,29 @@ pub trait Params {
     /// Whether `name` is one of the parameters.
     fn has_param(&self, name: &str) -> bool {
         self.schema().iter().any(|p| p.name == name)
+    }
+    /// Sets one parameter from a typed value (checked as [`Params::set_param`] checks its
+    /// text form, [`ParamSpec::text_of`]).
+    fn set_value(&mut self, name: &str, value: &Value) -> Result<()> {
+        let text = match self.schema().into_iter().find(|p| p.name == name) {
+            Some(spec) => spec.text_of(value)?,
+            None => value.to_string(), // refused by name below
+        };
+        self.set_param(name, &text)
+    }
+    /// Every parameter with its current value, typed ([`ParamSpec::value_of`]).
+    fn values(&self) -> Vec<(String, Value)> {
+        let schema = self.schema();
+        self.param_values()
+            .into_iter()
+            .map(|(name, text)| {
+                let value = match schema.iter().find(|p| p.name == name) {
+                    Some(spec) => spec.value_of(&text),
+                    None => Value::Text(text),
+                };
+                (name, value)
+            })
+            .collect()
     }
 }
 
@@ -164,6 +389,8 @@ pub trait ParamValue: Sized {
     fn choices() -> Vec<&'static str> {
         Vec::new()
     }
+    /// The forms of its [`Value`]s.
+    fn forms() -> Vec<Form>;
 }
 
 /// Parses a value of type `T` with `FromStr`, or says which parameter and why.
@@ -204,6 +431,8 @@ pub trait Codec<T> {
     fn choices() -> Vec<&'static str> {
         Vec::new()
     }
+    /// The forms of its [`Value`]s.
+    fn forms() -> Vec<Form>;
 }
 
 /// The [`ParamValue`] form of a value.
@@ -222,6 +451,9 @@ impl<T: ParamValue> Codec<T> for Plain {
     }
     fn choices() -> Vec<&'static str> {
         T::choices()
+    }
+    fn forms() -> Vec<Form> {
+        T::forms()
     }
 }
 
@@ -247,6 +479,14 @@ where
     }
     fn numbers(value: &Option<T>) -> Vec<f64> {
         value.numbers()
+    }
+    fn forms() -> Vec<Form> {
+        let values = Option::<T>::forms()
+            .into_iter()
+            .filter(|f| !matches!(f, Form::Absent { .. }));
+        std::iter::once(Form::Absent { word: "auto" })
+            .chain(values)
+            .collect()
     }
 }
 
@@ -274,6 +514,12 @@ pub fn kind_with<C: Codec<T>, T>(_slot: &T) -> &'static str {
     C::KIND
 }
 
+/// The forms of `_slot` with codec `C`.
+#[doc(hidden)]
+pub fn forms_with<C: Codec<T>, T>(_slot: &T) -> Vec<Form> {
+    C::forms()
+}
+
 /// The choices of `_slot` with codec `C`.
 #[doc(hidden)]
 pub fn choices_with<C: Codec<T>, T>(_slot: &T) -> Vec<&'static str> {
@@ -298,6 +544,9 @@ pub fn nested_schema<P: Params>(default: &P) -> Vec<ParamSpec> {
 
 impl ParamValue for f64 {
     const KIND: &'static str = "number";
+    fn forms() -> Vec<Form> {
+        vec![Form::Float]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         parse_param(name, text)
     }
@@ -313,6 +562,9 @@ macro_rules! integer_value {
     ($($t:ty),*) => {$(
         impl ParamValue for $t {
             const KIND: &'static str = "integer";
+            fn forms() -> Vec<Form> {
+                vec![Form::Int]
+            }
             fn parse_value(name: &str, text: &str) -> Result<Self> {
                 parse_param(name, text)
             }
@@ -329,6 +581,9 @@ integer_value!(usize, u64);
 
 impl ParamValue for bool {
     const KIND: &'static str = "bool";
+    fn forms() -> Vec<Form> {
+        vec![Form::Bool]
+    }
     /// `true` / `false` (also `1` / `0`, `yes` / `no`, any case).
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         match text.trim().to_ascii_lowercase().as_str() {
@@ -345,6 +600,9 @@ impl ParamValue for bool {
 /// `none`, or a number.
 impl ParamValue for Option<f64> {
     const KIND: &'static str = "number or none";
+    fn forms() -> Vec<Form> {
+        vec![Form::Absent { word: "none" }, Form::Float]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         match text.trim() {
             "none" | "auto" => Ok(None),
@@ -362,6 +620,9 @@ impl ParamValue for Option<f64> {
 /// `none`, or an integer.
 impl ParamValue for Option<usize> {
     const KIND: &'static str = "integer or none";
+    fn forms() -> Vec<Form> {
+        vec![Form::Absent { word: "none" }, Form::Int]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         match text.trim() {
             "none" => Ok(None),
@@ -379,6 +640,12 @@ impl ParamValue for Option<usize> {
 /// `none` (also `zeros`), or comma-separated numbers.
 impl ParamValue for Option<Vec<f64>> {
     const KIND: &'static str = "numbers or none";
+    fn forms() -> Vec<Form> {
+        vec![
+            Form::Absent { word: "none" },
+            Form::List { of: Scalar::Float },
+        ]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         match text.trim() {
             "none" | "zeros" | "" => Ok(None),
@@ -400,6 +667,9 @@ impl ParamValue for Option<Vec<f64>> {
 /// `all`, or comma-separated indices.
 impl ParamValue for Option<Vec<usize>> {
     const KIND: &'static str = "indices or all";
+    fn forms() -> Vec<Form> {
+        vec![Form::Absent { word: "all" }, Form::List { of: Scalar::Int }]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         match text.trim() {
             "all" => Ok(None),
@@ -418,6 +688,13 @@ impl ParamValue for Option<Vec<usize>> {
 /// Comma-separated integers (`100`, `64,32`); `none` for an empty list.
 impl ParamValue for Vec<usize> {
     const KIND: &'static str = "integers or none";
+    /// `none` is the empty list.
+    fn forms() -> Vec<Form> {
+        vec![
+            Form::Absent { word: "none" },
+            Form::List { of: Scalar::Int },
+        ]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         match text.trim() {
             "none" | "" => Ok(Vec::new()),
@@ -439,6 +716,9 @@ impl ParamValue for Vec<usize> {
 /// `lo,hi`.
 impl ParamValue for (f64, f64) {
     const KIND: &'static str = "two numbers";
+    fn forms() -> Vec<Form> {
+        vec![Form::List { of: Scalar::Float }]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         let Some((lo, hi)) = text.split_once(',') else {
             return Err(Error::param(name, text, "expected lo,hi such as 0,1"));
@@ -483,6 +763,11 @@ impl ChoiceError for Error {
 /// their choices (`choice_value!(Order = ["cyclic", "random"])`) or a function giving them.
 macro_rules! choice_value {
     ($t:ty = $choices:expr) => {
+        $crate::param::choice_value!($t = $choices, forms vec![$crate::param::Form::Choice {
+            words: $choices.into_iter().collect(),
+        }]);
+    };
+    ($t:ty = $choices:expr, forms $forms:expr) => {
         impl $crate::param::ParamValue for $t {
             const KIND: &'static str = "choice";
             fn parse_value(name: &str, text: &str) -> $crate::error::Result<Self> {
@@ -495,6 +780,9 @@ macro_rules! choice_value {
             }
             fn choices() -> Vec<&'static str> {
                 $choices.into_iter().collect()
+            }
+            fn forms() -> Vec<$crate::param::Form> {
+                $forms
             }
         }
     };
@@ -552,6 +840,9 @@ macro_rules! choice_enum {
             }
             fn choices() -> Vec<&'static str> {
                 vec![$($text),+]
+            }
+            fn forms() -> Vec<$crate::param::Form> {
+                vec![$crate::param::Form::Choice { words: vec![$($text),+] }]
             }
         }
     };
@@ -701,6 +992,7 @@ macro_rules! params {
                         range: $crate::__param_range_text!($range),
                         meaning: concat!($($doc),*).trim_start(),
                         choices: $crate::param::choices_with::<$crate::__param_codec!($($codec)?), _>(&d.$first $(.$rest)*),
+                        forms: $crate::param::forms_with::<$crate::__param_codec!($($codec)?), _>(&d.$first $(.$rest)*),
                         check: $crate::__param_range_check!($range),
                     }
                 ),*];

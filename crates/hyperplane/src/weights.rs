@@ -61,7 +61,11 @@ impl std::fmt::Display for ClassWeight {
     }
 }
 
-crate::param::choice_value!(ClassWeight = []);
+crate::param::choice_value!(ClassWeight = [], forms vec![
+    crate::param::Form::Absent { word: "none" },
+    crate::param::Form::Choice { words: vec!["balanced"] },
+    crate::param::Form::Map { of: crate::param::Scalar::Float },
+]);
 
 /// The classes of a learner that trains batch by batch, sorted and unique, and the weight
 /// of each; `kind` names the learner in the errors. `class_weight=balanced` needs the class

@@ -299,7 +299,10 @@ impl<P: NaiveBayesParams> From<FittedNB<P>> for FittedNBRepr<P> {
     }
 }
 
-crate::param::choice_value!(Priors = []);
+crate::param::choice_value!(Priors = [], forms vec![
+    crate::param::Form::Choice { words: vec!["fitted", "uniform"] },
+    crate::param::Form::List { of: crate::param::Scalar::Float },
+]);
 
 /// Declares a learner's params struct with its defaults (as text, with ranges and
 /// meanings: see [`params_struct!`](crate::params_struct)), plus `statistics` / `finish`.

@@ -18,7 +18,7 @@ use crate::data::{Dataset, Features, Label, LabelledInput, RawInput, RowAccess};
 use crate::error::{Error, Result};
 use crate::estimator::{KindInfo, Task};
 use crate::multiclass::Strategy;
-use crate::param::{ParamSpec, Params};
+use crate::param::{ParamSpec, Params, Value};
 use crate::text::{DocumentFiles, Documents, HashingVectorizer, Vectorizer};
 use crate::threads::Threads;
 use crate::transform::{
@@ -374,6 +374,23 @@ impl PipelineSpec {
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Sets a parameter of any component from a typed value (a host's `None`, `0.5`,
+    /// `"rbf"`, `[64, 32]`), as [`PipelineSpec::set_param`] sets its text form
+    /// ([`ParamSpec::text_of`]).
+    pub fn set_value(&mut self, name: &str, value: &Value) -> Result<()> {
+        let parameters = self.parameters()?;
+        let bare = name.trim().rsplit('.').next().unwrap_or(name);
+        let spec = parameters
+            .iter()
+            .find(|(n, _, _)| n == name.trim())
+            .or_else(|| parameters.iter().find(|(_, _, p)| p.name == bare));
+        let text = match spec {
+            Some((_, _, spec)) => spec.text_of(value)?,
+            None => value.to_string(), // refused by name
+        };
+        self.set_param(name, &text)
     }
 
     /// Sets several parameters; their order does not matter. Checks them all.
@@ -768,6 +785,82 @@ fn non_integer_columns(x: &Features) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::param::check_schema;
+
+    /// Every parameter of every kind's pipeline (each vectorizer kind too) reads its default
+    /// as a typed value by one of its declared forms, and setting that value back leaves
+    /// every value as it was.
+    #[test]
+    fn every_default_is_a_typed_value_that_sets_back() {
+        for info in crate::pipeline::registry() {
+            for vectorizer in ["count", "tfidf", "hashing"] {
+                let mut spec = PipelineSpec::new(info.name).unwrap();
+                spec.set_param("vectorizer", vectorizer).unwrap();
+                let before = spec.parameters().unwrap();
+                for (name, _, p) in &before {
+                    let value = p.read(&p.default).unwrap_or_else(|| {
+                        panic!(
+                            "{}: {name} = {:?} fits none of {:?}",
+                            info.name, p.default, p.forms
+                        )
+                    });
+                    assert!(!p.forms.is_empty(), "{}: {name}", info.name);
+                    spec.set_value(name, &value)
+                        .unwrap_or_else(|e| panic!("{}: {name} = {value}: {e}", info.name));
+                }
+                let after = spec.parameters().unwrap();
+                let defaults = |ps: &[(String, &str, ParamSpec)]| -> Vec<(String, String)> {
+                    ps.iter()
+                        .map(|(n, _, p)| (n.clone(), p.default.clone()))
+                        .collect()
+                };
+                assert_eq!(defaults(&before), defaults(&after), "{}", info.name);
+            }
+        }
+    }
+
+    #[test]
+    fn typed_values_set_what_their_text_sets() {
+        let mut spec = PipelineSpec::new("svc").unwrap();
+        spec.set_value("gamma", &Value::Float(0.25)).unwrap();
+        spec.set_value("c", &Value::Int(10)).unwrap();
+        spec.set_value(
+            "class_weight",
+            &Value::Map([("1".to_string(), Value::Float(2.0))].into()),
+        )
+        .unwrap();
+        let values = spec.param_values().unwrap();
+        let get = |n: &str| values.iter().find(|(k, _)| k == n).unwrap().1.clone();
+        assert_eq!(
+            (get("gamma"), get("c"), get("class_weight")),
+            ("0.25".into(), "10".into(), "1:2".into())
+        );
+        let e = spec
+            .set_value("c", &Value::Float(-1.0))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("c = -1") && e.contains("> 0"), "{e}");
+        let e = spec.set_value("c", &Value::None).unwrap_err().to_string();
+        assert!(e.contains("c = None") && e.contains("number"), "{e}");
+        let e = spec
+            .set_value("kernel", &Value::Text("cubic".into()))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("rbf"), "{e}");
+        let mut mlp = PipelineSpec::new("mlp").unwrap();
+        let layers = Value::List(vec![Value::Int(64), Value::Int(32)]);
+        mlp.set_value("hidden", &layers).unwrap();
+        let (_, _, p) = mlp
+            .parameters()
+            .unwrap()
+            .into_iter()
+            .find(|(n, _, _)| n == "hidden")
+            .unwrap();
+        assert_eq!(p.value_of(&p.default), layers);
+        assert_eq!(serde_json::to_string(&layers).unwrap(), "[64,32]");
+        let back: Value = serde_json::from_str("[64,32]").unwrap();
+        assert_eq!(back, layers);
+        assert_eq!(serde_json::from_str::<Value>("null").unwrap(), Value::None);
+    }
     use crate::text::{CountVectorizer, TfidfTransformer, Tokenizer};
     use crate::transform::{MinMaxScaler, StandardScaler};
 

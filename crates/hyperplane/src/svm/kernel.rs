@@ -82,6 +82,15 @@ impl std::fmt::Display for Gamma {
 
 impl crate::param::ParamValue for Gamma {
     const KIND: &'static str = "scale, auto or a number";
+    fn forms() -> Vec<crate::param::Form> {
+        use crate::param::Form;
+        vec![
+            Form::Choice {
+                words: vec!["scale", "auto"],
+            },
+            Form::Float,
+        ]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         crate::param::parse_param(name, text)
     }

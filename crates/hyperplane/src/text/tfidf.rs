@@ -31,6 +31,15 @@ pub enum Norm {
 /// `l1`, `l2` or `none`.
 impl ParamValue for Option<Norm> {
     const KIND: &'static str = "choice";
+    fn forms() -> Vec<crate::param::Form> {
+        use crate::param::Form;
+        vec![
+            Form::Absent { word: "none" },
+            Form::Choice {
+                words: vec!["l1", "l2"],
+            },
+        ]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         match text.trim() {
             "l1" => Ok(Some(Norm::L1)),

@@ -463,6 +463,10 @@ impl Tokenizer {
 /// `default` (the built-in word scanner), or a regular expression.
 impl ParamValue for Option<String> {
     const KIND: &'static str = "regex or default";
+    fn forms() -> Vec<crate::param::Form> {
+        use crate::param::Form;
+        vec![Form::Absent { word: "default" }, Form::Text]
+    }
     fn parse_value(_: &str, text: &str) -> Result<Self> {
         Ok(match text {
             "default" => None,
@@ -478,6 +482,15 @@ impl ParamValue for Option<String> {
 /// as `custom (N words)`.
 impl ParamValue for Option<Vec<String>> {
     const KIND: &'static str = "choice";
+    fn forms() -> Vec<crate::param::Form> {
+        use crate::param::Form;
+        vec![
+            Form::Absent { word: "none" },
+            Form::Choice {
+                words: vec!["english"],
+            },
+        ]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         match text.trim() {
             "english" => Ok(Some(Tokenizer::english_stop_words())),

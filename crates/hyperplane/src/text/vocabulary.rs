@@ -121,6 +121,11 @@ impl DocFreq {
 
 impl crate::param::ParamValue for DocFreq {
     const KIND: &'static str = "count or fraction";
+    /// An integer is a count of documents, a number in `[0, 1]` a fraction of them.
+    fn forms() -> Vec<crate::param::Form> {
+        use crate::param::Form;
+        vec![Form::Int, Form::Float]
+    }
     fn parse_value(name: &str, text: &str) -> Result<Self> {
         DocFreq::parse(name, text)
     }
