@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use hyperplane::context::Context;
 use hyperplane::threads::Threads;
 
 /// Classical machine learning from the command line: Naive Bayes, linear models and
@@ -325,17 +326,7 @@ fn run_cli() -> ExitCode {
             return ExitCode::from(USAGE_ERROR);
         }
     };
-    let result = cli
-        .max_memory
-        .as_deref()
-        .map_or(Ok(()), |m| {
-            hyperplane::memory::parse_size(m).map(hyperplane::memory::set_budget)
-        })
-        .and_then(|()| {
-            Threads::from_setting(cli.threads)
-                .run(|| run(cli.command))
-                .and_then(|r| r)
-        });
+    let result = context(&cli).and_then(|c| c.run(|| run(cli.command)).and_then(|r| r));
     match result {
         Ok(text) => match output::emit(&text) {
             Ok(()) => ExitCode::SUCCESS,
@@ -349,6 +340,17 @@ fn run_cli() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The context every command runs in: the global flags and the spinner's progress.
+fn context(cli: &Cli) -> hyperplane::Result<Context> {
+    let mut context = Context::new()
+        .threads(Threads::from_setting(cli.threads))
+        .progress(progress::show);
+    if let Some(size) = &cli.max_memory {
+        context = context.memory_budget(hyperplane::memory::parse_size(size)?);
+    }
+    Ok(context)
 }
 
 /// clap's usage error on one line: its message and tips, without the usage block.

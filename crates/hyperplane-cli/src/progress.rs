@@ -5,9 +5,22 @@
 //! runs, the library's progress reports (a network's epoch, loss and validation score) are
 //! shown after its name.
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// The step running now, with its name: the library's reports go to it.
+static CURRENT: Mutex<Option<(ProgressBar, String)>> = Mutex::new(None);
+
+/// Shows a report of the library (the progress sink of the command's context) after the
+/// name of the step running now; dropped when no step runs.
+pub fn show(report: &str) {
+    let current = CURRENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((bar, name)) = current.as_ref() {
+        bar.set_message(format!("{name}: {report}"));
+    }
+}
 
 /// A named step of work; the spinner disappears when the value is dropped.
 pub struct Step {
@@ -23,10 +36,8 @@ impl Step {
         );
         bar.set_message(message.to_string());
         // what the library reports (a network's epochs) follows the step's name
-        let (shown, name) = (bar.clone(), message.to_string());
-        hyperplane::progress::set_sink(Some(Box::new(move |m| {
-            shown.set_message(format!("{name}: {m}"))
-        })));
+        *CURRENT.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((bar.clone(), message.to_string()));
         let delayed = bar.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs(1));
@@ -41,7 +52,7 @@ impl Step {
 
 impl Drop for Step {
     fn drop(&mut self) {
-        hyperplane::progress::set_sink(None);
+        *CURRENT.lock().unwrap_or_else(|e| e.into_inner()) = None;
         self.bar.finish_and_clear();
     }
 }

@@ -90,9 +90,13 @@ pub enum Error {
         what: String,
         /// Its size in bytes; `None` when it does not even fit a `u64`.
         bytes: Option<u64>,
-        /// The budget in bytes ([`crate::memory::budget`]).
+        /// The budget in bytes ([`crate::context::budget`]).
         budget: u64,
     },
+
+    /// The computation was stopped by its host ([`crate::context::Cancel`]).
+    #[error("cancelled: stopped by the caller before it finished")]
+    Cancelled,
 }
 
 impl Error {

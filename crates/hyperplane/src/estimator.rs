@@ -267,6 +267,7 @@ impl<K: Kind> Learn for K {
         K::INFO
     }
     fn fit_model(&self, data: &Dataset) -> Result<Box<dyn FittedModel>> {
+        crate::context::checkpoint()?;
         Ok(Box::new(self.fit(data)?))
     }
     fn depends_on_row_order(&self) -> bool {

@@ -177,6 +177,7 @@
 
 pub mod bayes;
 pub mod check;
+pub mod context;
 pub mod data;
 #[cfg(feature = "corpus")]
 pub mod datasets;
@@ -196,7 +197,6 @@ pub mod persist;
 pub mod pipeline;
 #[cfg(feature = "plot")]
 pub mod plot;
-pub mod progress;
 pub mod rng;
 pub mod score;
 pub mod select;

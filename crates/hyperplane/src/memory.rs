@@ -2,36 +2,27 @@
 //! command-line argument) is checked against it before anything is allocated, so an absurd
 //! size is one clear error, not an abort or a machine that swaps.
 //!
-//! The budget defaults to half of the physical memory (`MemTotal` of `/proc/meminfo` on
-//! Linux; 4 GiB where it cannot be read) and is set by [`set_budget`] (the command line's
-//! `--max-memory`). Checks count the main buffers a step needs, not every small allocation.
+//! The budget is the [context](crate::context)'s ([`Context::memory_budget`]; the command
+//! line's `--max-memory`), by default half of the physical memory (`MemTotal` of
+//! `/proc/meminfo` on Linux; 4 GiB where it cannot be read). Checks count the main buffers a step needs, not every small allocation.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
+use crate::context::budget;
+#[cfg(doc)]
+use crate::context::Context;
 use crate::error::{Error, Result};
-
-/// The budget in bytes; `0` until set (then [`default_budget`]).
-static BUDGET: AtomicU64 = AtomicU64::new(0);
 
 /// The budget when `/proc/meminfo` cannot be read.
 const FALLBACK: u64 = 4 << 30;
 
-/// The memory budget in bytes: the one set by [`set_budget`], or [`default_budget`].
-pub fn budget() -> u64 {
-    match BUDGET.load(Ordering::Relaxed) {
-        0 => default_budget(),
-        b => b,
-    }
-}
-
-/// Sets the memory budget (at least one byte).
-pub fn set_budget(bytes: u64) {
-    BUDGET.store(bytes.max(1), Ordering::Relaxed);
-}
-
 /// Half of the physical memory (`MemTotal` of `/proc/meminfo`), or 4 GiB where it cannot
 /// be read; at most half of the process's address-space limit (`ulimit -v`) when it has one.
 pub fn default_budget() -> u64 {
+    static DEFAULT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *DEFAULT.get_or_init(read_default_budget)
+}
+
+/// [`default_budget`], read from `/proc`.
+fn read_default_budget() -> u64 {
     let physical = proc_value("/proc/meminfo", "MemTotal:")
         .map(|kib| kib.saturating_mul(1024))
         .filter(|&b| b > 0);

@@ -44,30 +44,38 @@ impl Threads {
         threads.map_or(Threads::All, Threads::Count)
     }
 
-    /// Runs `f` with this many threads.
+    /// Runs `f` with this many threads, in the current [context](crate::context).
     pub fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> Result<R> {
         match self {
-            // on a thread of the global pool: a parallel step started from outside the pool
+            // on a thread of the current pool: a parallel step started from outside the pool
             // hands its work to the pool and sleeps until it is done, two context switches
             // per step (12% of a network's epoch, measured); `join` from outside the pool
             // runs both halves on the pool, from inside it runs them here
             Threads::All => Ok(rayon::join(f, || ()).0),
-            Threads::Count(0) => Err(Error::param("threads", 0, "must be >= 1 (or auto)")),
-            Threads::Count(n) if n > MAX_THREADS => Err(Error::param(
+            Threads::Count(n) => Ok(Threads::pool(n, crate::context::current())?.install(f)),
+        }
+    }
+
+    /// A pool of `n` threads (1 to [`MAX_THREADS`]), each of which runs in `context`.
+    pub(crate) fn pool(
+        n: usize,
+        context: Option<std::sync::Arc<crate::context::Context>>,
+    ) -> Result<rayon::ThreadPool> {
+        if n == 0 {
+            return Err(Error::param("threads", 0, "must be >= 1 (or auto)"));
+        }
+        if n > MAX_THREADS {
+            return Err(Error::param(
                 "threads",
                 n,
                 format!("at most {MAX_THREADS} (each thread is an operating-system thread with its own stack)"),
-            )),
-            Threads::Count(n) => {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| {
-                        Error::param("threads", n, format!("cannot start the threads: {e}"))
-                    })?;
-                Ok(pool.install(f))
-            }
+            ));
         }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .start_handler(move |_| crate::context::enter(context.clone()))
+            .build()
+            .map_err(|e| Error::param("threads", n, format!("cannot start the threads: {e}")))
     }
 }
 

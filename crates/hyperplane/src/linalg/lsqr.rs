@@ -53,6 +53,9 @@ pub fn lsqr(
     let mut tmp_u = vec![0.0; u.len()];
     let mut tmp_v = vec![0.0; p];
     for itn in 1..=max_iter {
+        if crate::context::cancelled() {
+            return (x, itn - 1, false); // the caller reports the cancellation
+        }
         // Bidiagonalisation: beta u = A v - alpha u, alpha v = A^T u - beta v.
         op.apply(&v, &mut tmp_u);
         u.iter_mut()

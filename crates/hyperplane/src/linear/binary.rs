@@ -87,7 +87,8 @@ impl Walk {
                 if self.clean >= n {
                     return Step::Clean;
                 }
-                if self.passes == max_passes {
+                // a cancelled walk ends as one out of passes; its fit reports the cancellation
+                if self.passes == max_passes || crate::context::cancelled() {
                     return Step::OutOfPasses;
                 }
                 self.passes += 1;

@@ -183,6 +183,7 @@ impl Perceptron {
             };
             (separated, fit.weighted_error(m, &walk.w, walk.b))
         });
+        crate::context::checkpoint()?;
         let convergence = Convergence {
             iterations: walk.passes,
             updates: Some(walk.updates),

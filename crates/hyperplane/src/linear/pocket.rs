@@ -66,7 +66,8 @@ impl Fit for Pocket {
         let (best_w, best_b, best_e) = with_rows!(data.x(), |m| {
             let mut best_e = fit.weighted_error(m, &walk.w, walk.b);
             let (mut best_w, mut best_b) = (walk.w.clone(), walk.b);
-            while best_e > 0.0 && walk.updates < self.max_updates {
+            // each update costs a pass over the data (E_in), so each checks for cancellation
+            while best_e > 0.0 && walk.updates < self.max_updates && !crate::context::cancelled() {
                 let Step::Mistake(i) = walk.next_mistake(m, usize::MAX) else {
                     break;
                 };
@@ -80,6 +81,7 @@ impl Fit for Pocket {
             }
             (best_w, best_b, best_e)
         });
+        crate::context::checkpoint()?;
         let convergence = Convergence {
             iterations: walk.passes,
             updates: Some(walk.updates),

@@ -452,6 +452,7 @@ impl Problem {
                 (coef, None, None, Some(c))
             }
         };
+        crate::context::checkpoint()?; // LSQR stops early when cancelled
         let intercept = Array1::from_iter(
             y_mean
                 .iter()

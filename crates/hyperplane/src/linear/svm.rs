@@ -252,7 +252,7 @@ impl<M: RowAccess> Problem<'_, M> {
         let (mut upper, mut lower) = (f64::INFINITY, f64::NEG_INFINITY);
         let mut passes = 0;
         let mut converged = false;
-        while passes < max_iter {
+        while passes < max_iter && !crate::context::cancelled() {
             passes += 1;
             rng.shuffle(&mut active);
             let (mut pg_max, mut pg_min) = (0.0f64, 0.0f64);
@@ -422,6 +422,7 @@ impl LinearSvm {
                 SvmSolver::Dual => problem.dual_cd(tol, max_iter, self.seed),
                 SvmSolver::Primal => problem.primal_newton(tol, max_iter, &class_counts(data))?,
             };
+            crate::context::checkpoint()?;
             let primal = problem.primal_objective(&s.w, s.w_b);
             // the dual solver keeps w = w(a); the primal one's w(a) is summed here
             let dual = match self.solver {

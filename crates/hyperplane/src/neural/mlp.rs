@@ -519,6 +519,7 @@ impl Training {
             Dtype::F64 => self.train_in::<f64>(&mut gradient, &mut params, &data, &budget, watch),
             Dtype::F32 => self.train_in::<f32>(&mut gradient, &mut params, &data, &budget, watch),
         };
+        crate::context::checkpoint()?;
         if let Some(ConvergenceWarning::Diverged { iteration }) = trained.warning {
             return Err(diverged("epoch", iteration));
         }

@@ -128,6 +128,9 @@ pub fn train<T: Real>(
     let (mut best, mut stale) = (f64::INFINITY, 0);
     let (mut best_score, mut best_params) = (f64::NEG_INFINITY, Vec::new());
     for it in 1..=budget.max_iter {
+        if crate::context::cancelled() {
+            break; // the network's fit reports the cancellation
+        }
         if let Some(rng) = watch.shuffle.as_deref_mut() {
             rng.shuffle(&mut order);
         }
@@ -146,7 +149,7 @@ pub fn train<T: Real>(
             break;
         }
         let score = watch.validation.as_deref_mut().map(|score| score(params));
-        crate::progress::report(|| match score {
+        crate::context::report(|| match score {
             Some(s) => format!("epoch {it}: loss {loss:.6}, validation score {s:.4}"),
             None => format!("epoch {it}: loss {loss:.6}"),
         });

@@ -31,6 +31,9 @@ pub(super) fn gradient_descent<E: Differentiable>(
     let (mut trial, mut g_trial) = (vec![0.0; n], vec![0.0; n]);
     let mut eta = s.step;
     for it in 1..=s.max_iter {
+        if crate::context::cancelled() {
+            return (w, report(it - 1, f, &g, None)); // `minimize` reports the cancellation
+        }
         if s.norm.of(&g) <= s.gtol {
             return (w, report(it - 1, f, &g, None));
         }

@@ -47,6 +47,9 @@ pub(super) fn lbfgs<E: Differentiable>(
     let mut d = vec![0.0; n];
     let (mut w_new, mut g_new) = (vec![0.0; n], vec![0.0; n]);
     for it in 1..=s.max_iter {
+        if crate::context::cancelled() {
+            return (w, report(it - 1, f, &g, None)); // `minimize` reports the cancellation
+        }
         if s.norm.of(&g) <= s.gtol {
             return (w, report(it - 1, f, &g, None));
         }

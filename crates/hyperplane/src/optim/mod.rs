@@ -246,6 +246,7 @@ impl Solver {
                 ))
             }
         };
+        crate::context::checkpoint()?;
         report.solver = Some(self);
         Ok((w, report))
     }

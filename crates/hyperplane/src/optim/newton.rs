@@ -94,6 +94,9 @@ pub(super) fn tron<E: Differentiable>(
     let mut delta = dot(&g, &cg.z).sqrt();
     let (mut w_new, mut g_new) = (vec![0.0; n], vec![0.0; n]);
     for it in 1..=s.max_iter {
+        if crate::context::cancelled() {
+            return (w, report(it - 1, f, &g, None)); // `minimize` reports the cancellation
+        }
         if s.norm.of(&g) <= s.gtol {
             return (w, report(it - 1, f, &g, None));
         }
@@ -165,6 +168,9 @@ pub(super) fn line_search_newton<E: Differentiable>(
     };
     let (mut w_new, mut g_new) = (vec![0.0; n], vec![0.0; n]);
     for it in 1..=s.max_iter {
+        if crate::context::cancelled() {
+            return (w, report(it - 1, f, &g, None)); // `minimize` reports the cancellation
+        }
         if s.norm.of(&g) <= s.gtol {
             return (w, report(it - 1, f, &g, None));
         }

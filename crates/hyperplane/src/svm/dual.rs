@@ -111,7 +111,8 @@ impl Dual {
     }
 
     /// Solves the dual `problem` over positions `index` (rows of the kernel matrix) with
-    /// signs `sign` (`Q_st = sign_s sign_t K_st`), kernel columns cached as `T`.
+    /// signs `sign` (`Q_st = sign_s sign_t K_st`), kernel columns cached as `T`;
+    /// [`Error::Cancelled`] when the context stops it.
     pub(crate) fn solve<M: RowAccess, T: Entry>(
         &self,
         rows: &KernelRows<'_, M>,
@@ -119,11 +120,11 @@ impl Dual {
         sign: Vec<f64>,
         problem: Problem,
         nu: bool,
-    ) -> Solution {
+    ) -> Result<Solution> {
         let l = index.len();
         let bytes = (self.cache_mb * (1u64 << 20) as f64) as usize;
         let mut q = KernelQ::<M, T>::new(rows, index, sign, bytes);
-        smo::solve(
+        let solution = smo::solve(
             &mut q,
             problem,
             Settings {
@@ -132,7 +133,9 @@ impl Dual {
                 max_iter: self.max_iter.unwrap_or_else(|| smo::default_max_iter(l)),
                 nu,
             },
-        )
+        );
+        crate::context::checkpoint()?;
+        Ok(solution)
     }
 }
 

@@ -123,7 +123,7 @@ impl Fit for HardMargin {
                     y.clone(),
                     problem,
                     false,
-                );
+                )?;
                 // w = sum_i y_i a_i x_i, b = -rho
                 let mut w = vec![0.0; d];
                 for (t, &a) in sol.alpha.iter().enumerate() {

@@ -75,7 +75,7 @@ impl Fit for OneClassSvm {
             vec![1.0; l],
             problem,
             false
-        ));
+        ))?;
         let support: Vec<usize> = (0..l).filter(|&t| sol.alpha[t] > 0.0).collect();
         let summary = DualSummary {
             classes: None,

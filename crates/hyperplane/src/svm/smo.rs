@@ -228,6 +228,10 @@ impl<Q: QMatrix> Smo<'_, Q> {
         let mut iterations = 0;
         while iterations < self.settings.max_iter {
             counter -= 1;
+            // an iteration selects over the active set, O(l): the check is lost in it
+            if crate::context::cancelled() {
+                break; // `Dual::solve` reports the cancellation
+            }
             if counter == 0 {
                 counter = period;
                 if self.settings.shrinking {

@@ -327,7 +327,7 @@ fn fit_pairs(
                 let w: Vec<f64> = rows.iter().map(|&i| weights[i]).collect();
                 if let Some(folds) = &mut folds {
                     let order = folds.order(solutions.len(), rows.len())?;
-                    let (pa, mut pb) = platt_pair(dual, &kernel_rows, &rows, &y, &w, cost, &order);
+                    let (pa, mut pb) = platt_pair(dual, &kernel_rows, &rows, &y, &w, cost, &order)?;
                     if first != a {
                         // P(a | f_ab) = 1 - P(b | -f_ab) = 1 / (1 + exp(A f_ab - B))
                         pb = -pb;
@@ -335,7 +335,7 @@ fn fit_pairs(
                     sigmoids.prob_a.push(pa);
                     sigmoids.prob_b.push(pb);
                 }
-                let mut s = solve_pair(dual, &kernel_rows, rows, y, &w, cost, (a, b));
+                let mut s = solve_pair(dual, &kernel_rows, rows, y, &w, cost, (a, b))?;
                 if first != a {
                     // f_ab = -f_ba
                     s.coef.iter_mut().for_each(|c| *c = -*c);
@@ -363,7 +363,7 @@ fn platt_pair<M: crate::data::RowAccess>(
     w: &[f64],
     cost: Cost,
     order: &[usize],
-) -> (f64, f64) {
+) -> Result<(f64, f64)> {
     let l = rows.len();
     let mut dec = vec![0.0; l];
     let mut dense = vec![0.0; kernel_rows.n_cols()];
@@ -401,7 +401,7 @@ fn platt_pair<M: crate::data::RowAccess>(
             &sub_w,
             cost,
             (0, 1),
-        );
+        )?;
         let (sv, coef): (Vec<usize>, Vec<f64>) = s
             .rows
             .iter()
@@ -417,7 +417,7 @@ fn platt_pair<M: crate::data::RowAccess>(
         }
     }
     let positive: Vec<bool> = y.iter().map(|&v| v > 0.0).collect();
-    sigmoid_fit(&dec, &positive)
+    Ok(sigmoid_fit(&dec, &positive))
 }
 
 /// `nu W / 2 <= min(W_a, W_b)` for every pair, or an error naming the largest feasible nu.
@@ -459,7 +459,7 @@ fn solve_pair<M: crate::data::RowAccess>(
     w: &[f64],
     cost: Cost,
     classes: (usize, usize),
-) -> PairSolution {
+) -> Result<PairSolution> {
     let l = rows.len();
     let (problem, nu) = match cost {
         Cost::C(c) => (
@@ -495,7 +495,7 @@ fn solve_pair<M: crate::data::RowAccess>(
         }
     };
     let upper = problem.c.clone();
-    let sol = dual.solve::<_, f32>(kernel_rows, rows.clone(), y.clone(), problem, nu);
+    let sol = dual.solve::<_, f32>(kernel_rows, rows.clone(), y.clone(), problem, nu)?;
     // nu: divide by r into the C-SVC form
     let r = if nu { sol.r } else { 1.0 };
     let coef: Vec<f64> = (0..l).map(|t| y[t] * sol.alpha[t] / r).collect();
@@ -510,11 +510,11 @@ fn solve_pair<M: crate::data::RowAccess>(
         iterations: sol.iterations,
         warning: sol.warning(),
     };
-    PairSolution {
+    Ok(PairSolution {
         rows,
         coef,
         summary,
-    }
+    })
 }
 
 fn assemble(

@@ -195,7 +195,7 @@ fn fit_regression(data: &Dataset, dual: &Dual, c: f64, tube: Tube) -> Result<Svm
         sign,
         problem,
         nu
-    ));
+    ))?;
     let coef: Vec<f64> = (0..l).map(|t| sol.alpha[t] - sol.alpha[t + l]).collect();
     let support: Vec<usize> = (0..l).filter(|&t| coef[t] != 0.0).collect();
     let summary = DualSummary {

@@ -404,6 +404,7 @@ pub fn minimize(
     let mut last_good = state.clone();
     let mut stopped = false;
     for epoch in 1..=stopping.max_epochs {
+        crate::context::checkpoint()?;
         if stopping.shuffle {
             rng.shuffle(&mut order);
         }
