@@ -26,6 +26,30 @@
 //! [`estimator::FittedModel`]. What the families share lives below all of them:
 //! [`weights`], [`targets`] and the fitted linear model ([`score`]).
 //!
+//! ## How to fit: one way for each job
+//!
+//! | you have | use | you get |
+//! |---|---|---|
+//! | a matrix, and the kind in your code | the kind's params struct (`Default`, then builder setters or [`Params::with`]) and [`Fit::fit`] | the kind's own model type, its fields in reach |
+//! | a matrix, and the kind chosen at run time (a host, a form, a grid) | [`pipeline::Learner::from_kind`], [`Params::set_value`] and `fit` / `fit_with` | a [`pipeline::Model`]: predictions, `to_bytes` |
+//! | raw input (documents, a CSV table, LIBSVM files) | [`pipeline::PipelineSpec`] | a [`pipeline::Pipeline`] that reads raw input and saves to a model file |
+//! | data in batches, or in parts to merge (one-pass kinds) | [`pipeline::Learner::incremental`] | statistics to `partial_fit`, `merge` and `finish` |
+//!
+//! Each of them runs in the caller's [`context::Context`] (threads, memory budget,
+//! progress, cancellation) when given one.
+//!
+//! ```
+//! use hyperplane::svm::Svc;
+//! use hyperplane::{Classifier, Dataset, Fit, Label, Params};
+//!
+//! let x = ndarray::array![[0.0, 0.0], [0.2, 0.1], [1.0, 1.0], [0.9, 1.2]];
+//! let y = ["a", "a", "b", "b"].map(Label::from);
+//! let svc = Svc::default().with("c", 10.0)?.with("kernel", "linear")?;
+//! let model = svc.fit(&Dataset::new(x.view().into(), &y)?)?;
+//! assert_eq!(model.predict(&x.view().into())?, y);
+//! # Ok::<(), hyperplane::Error>(())
+//! ```
+//!
 //! ## Naive Bayes: from raw documents to a saved spam filter
 //!
 //! ```

@@ -162,6 +162,54 @@ pub enum Value {
     Map(std::collections::BTreeMap<String, Value>),
 }
 
+impl From<f64> for Value {
+    fn from(v: f64) -> Self {
+        Value::Float(v)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(v: i64) -> Self {
+        Value::Int(v)
+    }
+}
+
+impl From<i32> for Value {
+    fn from(v: i32) -> Self {
+        Value::Int(v.into())
+    }
+}
+
+impl From<usize> for Value {
+    fn from(v: usize) -> Self {
+        i64::try_from(v).map_or(Value::Float(v as f64), Value::Int)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(v: bool) -> Self {
+        Value::Bool(v)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(v: &str) -> Self {
+        Value::Text(v.to_string())
+    }
+}
+
+impl<T: Into<Value>> From<Vec<T>> for Value {
+    fn from(v: Vec<T>) -> Self {
+        Value::List(v.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(v: Option<T>) -> Self {
+        v.map_or(Value::None, Into::into)
+    }
+}
+
 impl std::fmt::Display for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&serde_json::to_string(self).map_err(|_| std::fmt::Error)?)
@@ -324,6 +372,16 @@ pub trait Params {
             None => value.to_string(), // refused by name below
         };
         self.set_param(name, &text)
+    }
+    /// The component with one parameter set from a typed value: one style of building for
+    /// every kind, nested parameters too (`Svc::default().with("c", 10.0)?.with("kernel",
+    /// "linear")?`), checked by name, type and range.
+    fn with(mut self, name: &str, value: impl Into<Value>) -> Result<Self>
+    where
+        Self: Sized,
+    {
+        self.set_value(name, &value.into())?;
+        Ok(self)
     }
     /// Every parameter with its current value, typed ([`ParamSpec::value_of`]).
     fn values(&self) -> Vec<(String, Value)> {
@@ -1202,6 +1260,29 @@ mod tests {
             /// a list
             pub init: Option<Vec<f64>> = "none", finite;
         }
+    }
+
+    /// Every kind is built the same way, nested parameters included.
+    #[test]
+    fn every_kind_is_built_with_typed_values_in_one_style() {
+        use crate::neural::Mlp;
+        use crate::svm::{Gamma, KernelKind, Svc};
+        let svc = Svc::default()
+            .with("c", 10.0)
+            .and_then(|s| s.with("kernel", "poly"))
+            .and_then(|s| s.with("gamma", 0.5))
+            .and_then(|s| s.with("degree", 2))
+            .unwrap();
+        assert_eq!(
+            (svc.c, svc.dual.kernel, svc.dual.gamma, svc.dual.degree),
+            (10.0, KernelKind::Poly, Gamma::Value(0.5), 2)
+        );
+        let mlp = Mlp::default().with("hidden", vec![64, 32]).unwrap();
+        assert_eq!(mlp.training.hidden, vec![64, 32]);
+        let e = Svc::default().with("c", 0).unwrap_err().to_string();
+        assert!(e.contains("c = 0") && e.contains("> 0"), "{e}");
+        let e = Svc::default().with("gama", 1.0).unwrap_err().to_string();
+        assert!(e.contains("gama") && e.contains("gamma"), "{e}");
     }
 
     #[test]

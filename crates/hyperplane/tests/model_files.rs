@@ -451,3 +451,68 @@ fn edited_envelopes_kernel_svm_and_network_files_are_refused_naming_the_field() 
         "classes",
     );
 }
+
+/// A model alone (what a host fitting on a matrix keeps) goes to bytes in the envelope,
+/// with its kind, and back unchanged; a body that is not of the kind its envelope names is
+/// refused, and a model without a kind cannot be written.
+#[test]
+fn a_model_alone_in_bytes_keeps_its_kind_and_its_body() {
+    for kind in [
+        "multinomial-nb",
+        "perceptron",
+        "svc",
+        "mlp",
+        "ridge",
+        "hard-margin-svm",
+    ] {
+        let p = Pipeline::load(&fixture(&format!("kinds/{kind}.json"))).unwrap();
+        let model = p.model();
+        assert_eq!(model.kind(), Some(kind));
+        let bytes = model.to_bytes().unwrap();
+        let back = hyperplane::pipeline::Model::from_bytes(&bytes).unwrap();
+        assert_eq!(back.kind(), Some(kind));
+        assert_eq!(
+            back.to_bytes().unwrap(),
+            bytes,
+            "{kind}: read and written again"
+        );
+        let envelope: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(envelope["model_kind"], kind);
+        assert_eq!(
+            envelope["model"],
+            fixture_json(&format!("kinds/{kind}"))["model"]["model"]
+        );
+        let mut foreign = envelope.clone();
+        foreign["model_kind"] = json!(if kind == "svc" {
+            "logistic-regression"
+        } else {
+            "svc"
+        });
+        let e = hyperplane::pipeline::Model::from_bytes(&serde_json::to_vec(&foreign).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("<in memory>") && e.contains("not a"),
+            "{kind}: {e}"
+        );
+    }
+    // a model finished from one-pass statistics has no kind until given one
+    let learner = hyperplane::pipeline::Learner::from_kind("gaussian-nb").unwrap();
+    let mut part = learner.incremental().unwrap().start(2);
+    let x = ndarray::array![[0.0, 1.0], [1.0, 0.5], [3.0, 2.0]];
+    let y = [0, 0, 1].map(hyperplane::Label::Int);
+    part.partial_fit(&hyperplane::Dataset::new(x.into(), &y).unwrap())
+        .unwrap();
+    let without = hyperplane::pipeline::Model::new(part.finish().unwrap());
+    assert!(without
+        .to_bytes()
+        .unwrap_err()
+        .to_string()
+        .contains("with_kind"));
+    assert_eq!(
+        without.clone().with_kind("gaussian-nb").unwrap().kind(),
+        Some("gaussian-nb")
+    );
+    let e = without.with_kind("linear-svm").unwrap_err().to_string();
+    assert!(e.contains("not a linear-svm model"), "{e}");
+}

@@ -296,7 +296,7 @@ impl Pipeline {
     /// [`Pipeline::load`] of a model file's bytes held in memory; `path` names it in
     /// error messages.
     pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Pipeline> {
-        let (info, pipeline) = persist::load_bytes::<Pipeline>(bytes, path)?;
+        let (info, mut pipeline) = persist::load_bytes::<Pipeline>(bytes, path)?;
         pipeline
             .validate(&info.model_kind)
             .map_err(|e| Error::ModelFile {
@@ -306,6 +306,7 @@ impl Pipeline {
                     e => e.to_string(),
                 },
             })?;
+        pipeline.model.1 = Some(super::kind_info(&pipeline.kind)?.name);
         Ok(pipeline)
     }
 
@@ -322,36 +323,7 @@ impl Pipeline {
             )));
         }
         let info = super::kind_info(&self.kind)?;
-        let family = super::family_of(info.name)
-            .ok_or_else(|| Error::data(format!("{} has no family", info.name)))?;
-        // a kind may fit another family's model (hard-margin-svm fits the linear model)
-        let own = super::registration(info.name)?.model_tag;
-        if let Some(tag) = self
-            .model
-            .family_tags()
-            .into_iter()
-            .find(|&t| t != family.model_tag && t != own)
-        {
-            return Err(Error::data(format!(
-                "the model body is a {tag} model, not the {} model of kind {}",
-                family.model_tag, self.kind
-            )));
-        }
-        let classes = self.model.classes();
-        if info.task != crate::estimator::Task::Regressor {
-            if classes.is_empty() || classes.windows(2).any(|w| w[0] >= w[1]) {
-                return Err(Error::data(
-                    "classes must be non-empty, sorted and distinct",
-                ));
-            }
-            if info.binary && !self.model.is_reduction() && classes.len() > 2 {
-                return Err(Error::data(format!(
-                    "classes: {} is binary, yet the model lists {} classes without a one-vs-all or one-vs-one reduction",
-                    self.kind,
-                    classes.len()
-                )));
-            }
-        }
+        self.model.check_kind(info)?;
         let mut width = match &self.input {
             InputStage::Text(v) => v.n_features(),
             InputStage::Table(e) => e.n_features_out(),

@@ -28,15 +28,16 @@ impl Pipeline {
 
     fn from_libsvm_bytes(path: &Path, bytes: &[u8]) -> Result<Pipeline> {
         let model = libsvm_format::read(bytes, path)?;
+        let kind = model.svm_type.kind();
         Ok(Pipeline {
-            kind: model.svm_type.kind().to_string(),
+            kind: kind.to_string(),
             params: libsvm_format::recorded_params(&model),
             preprocessing: Vec::new(),
             input: InputStage::Matrix {
                 n_features: model.n_features,
             },
             transforms: Vec::new(),
-            model: Model::new(Box::new(model)),
+            model: Model(Box::new(model), Some(kind)),
             n_train: 0,
             pla_start: None,
             threads: Default::default(),

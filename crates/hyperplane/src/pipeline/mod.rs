@@ -196,13 +196,17 @@ impl Learner {
     }
 
     fn fit_here(&self, data: &Dataset, options: &FitOptions) -> Result<Model> {
+        let kind = Some(self.info().name);
         let fit_one = |learner: &dyn Learn, d: &Dataset| -> Result<Model> {
             let warm = if options.linear_regression_init {
                 learner.warm_started(d)?
             } else {
                 None
             };
-            Ok(Model(warm.as_deref().unwrap_or(learner).fit_model(d)?))
+            Ok(Model(
+                warm.as_deref().unwrap_or(learner).fit_model(d)?,
+                kind,
+            ))
         };
         if !self.info().binary || data.classes().len() <= 2 {
             return fit_one(&*self.0, data);
@@ -212,10 +216,11 @@ impl Learner {
             None => (self.0.clone_learn(), data.clone()),
         };
         let fit = |d: &Dataset| fit_one(&*sub, d);
-        Ok(Model::new(match options.multiclass {
-            Strategy::Ova => Box::new(OneVsRest::fit(&data, fit)?) as Box<dyn FittedModel>,
+        let reduction: Box<dyn FittedModel> = match options.multiclass {
+            Strategy::Ova => Box::new(OneVsRest::fit(&data, fit)?),
             Strategy::Ovo => Box::new(OneVsOne::fit(&data, fit)?),
-        }))
+        };
+        Ok(Model(reduction, kind))
     }
 }
 
@@ -246,13 +251,14 @@ pub struct FitOptions {
 ///
 /// In a model file it is `{"<tag>": body}` (`{"<tag>": {"<variant>": body}}` in a family
 /// with one model type per kind), the names of its [`Body`], or the reduction's
-/// (`OneVsRest`, `OneVsOne`); the registry says which reader takes which body.
+/// (`OneVsRest`, `OneVsOne`); the registry says which reader takes which body. It knows
+/// the kind it was fitted as, which [`Model::to_bytes`] records in the envelope.
 #[derive(Debug)]
-pub struct Model(Box<dyn FittedModel>);
+pub struct Model(Box<dyn FittedModel>, Option<&'static str>);
 
 impl Clone for Model {
     fn clone(&self) -> Self {
-        Model(self.0.clone_model())
+        Model(self.0.clone_model(), self.1)
     }
 }
 
@@ -261,9 +267,85 @@ const ONE_VS_REST: &str = "OneVsRest";
 const ONE_VS_ONE: &str = "OneVsOne";
 
 impl Model {
-    /// Wraps a fitted model of any family.
+    /// Wraps a fitted model of any family (of no kind yet: see [`Model::with_kind`]).
     pub fn new(model: Box<dyn FittedModel>) -> Self {
-        Model(model)
+        Model(model, None)
+    }
+
+    /// The model as one of kind `kind` (a model finished from statistics, say), checked
+    /// as a model file's body is: a body of the kind's family, sorted classes, a binary
+    /// kind's many classes only inside a reduction.
+    pub fn with_kind(self, kind: &str) -> Result<Model> {
+        let info = kind_info(kind)?;
+        self.check_kind(info).map_err(|e| match e {
+            Error::InvalidData(m) => Error::data(format!("not a {} model: {m}", info.name)),
+            e => e,
+        })?;
+        Ok(Model(self.0, Some(info.name)))
+    }
+
+    /// The kind it was fitted as (as [`Learner::from_kind`] takes it); `None` for a model
+    /// wrapped by [`Model::new`].
+    pub fn kind(&self) -> Option<&'static str> {
+        self.1
+    }
+
+    /// The model in the envelope of a model file, as bytes (for a host that stores models
+    /// itself: a pickle, a Spark model folder); [`Model::from_bytes`] reads them. A
+    /// [`Pipeline`] saves its input stage too; this is the model alone, for a matrix.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let kind = self.1.ok_or_else(|| {
+            Error::data("the model has no kind to record: give it one with Model::with_kind")
+        })?;
+        crate::persist::to_bytes(kind, self)
+    }
+
+    /// Reads the bytes of [`Model::to_bytes`], checking the envelope and that the body
+    /// is a model of the kind it names; errors name them "model file `<in memory>`".
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model> {
+        let path = std::path::Path::new("<in memory>");
+        let (info, model) = crate::persist::load_bytes::<Model>(bytes, path)?;
+        model
+            .with_kind(&info.model_kind)
+            .map_err(|e| Error::ModelFile {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            })
+    }
+
+    /// Checks that the body is a model of kind `info` (its family's, or the one its own
+    /// registration names), with classes as a model of that kind has them.
+    pub(crate) fn check_kind(&self, info: &'static KindInfo) -> Result<()> {
+        let family = family_of(info.name)
+            .ok_or_else(|| Error::data(format!("{} has no family", info.name)))?;
+        // a kind may fit another family's model (hard-margin-svm fits the linear model)
+        let own = registration(info.name)?.model_tag;
+        if let Some(tag) = self
+            .family_tags()
+            .into_iter()
+            .find(|&t| t != family.model_tag && t != own)
+        {
+            return Err(Error::data(format!(
+                "the model body is a {tag} model, not the {} model of kind {}",
+                family.model_tag, info.name
+            )));
+        }
+        if info.task != crate::estimator::Task::Regressor {
+            let classes = self.classes();
+            if classes.is_empty() || classes.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(Error::data(
+                    "classes must be non-empty, sorted and distinct",
+                ));
+            }
+            if info.binary && !self.is_reduction() && classes.len() > 2 {
+                return Err(Error::data(format!(
+                    "classes: {} is binary, yet the model lists {} classes without a one-vs-all or one-vs-one reduction",
+                    info.name,
+                    classes.len()
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The model as its kind's own type (e.g. [`SvmModel`](crate::svm::SvmModel)), when it
@@ -441,7 +523,7 @@ impl<'de> serde::de::Visitor<'de> for ModelVisitor {
         if map.next_key::<serde::de::IgnoredAny>()?.is_some() {
             return Err(A::Error::custom("a model holds one body, found a second"));
         }
-        Ok(Model(model))
+        Ok(Model(model, None))
     }
 }
 
