@@ -176,8 +176,37 @@ fn kinds_lists_the_parameters_of_a_kind_by_component() {
         (&binary["component"], &binary["default"]),
         (&"vectorizer".into(), &"true".into())
     );
+    // typed forms and bounds, for a host building a form
+    assert_eq!(binary["forms"], serde_json::json!([{"form": "bool"}]));
     let e = fails(&["kinds", "--model", "svm"]);
     assert!(e.contains("unknown model kind"), "{e}");
+}
+
+#[test]
+fn a_kind_lists_only_the_parameters_it_uses() {
+    let names = |kind: &str| -> Vec<String> {
+        json_of(&["kinds", "--model", kind, "--json"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}.{}",
+                    p["component"].as_str().unwrap(),
+                    p["name"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let svc = names("svc");
+    assert!(
+        !svc.iter().any(|n| n.starts_with("discretizer.")),
+        "{svc:?}"
+    );
+    assert!(!svc.contains(&"pipeline.multiclass".to_string()), "{svc:?}");
+    assert!(svc.contains(&"model.gamma".to_string()), "{svc:?}");
+    assert!(names("categorical-nb").contains(&"discretizer.n_bins".to_string()));
+    assert!(names("perceptron").contains(&"pipeline.multiclass".to_string()));
 }
 
 #[test]

@@ -105,7 +105,7 @@ pub fn kinds(a: KindsArgs) -> Result<String> {
         return Ok(out);
     };
     let spec = spec_with_params(kind, &a.params, &[])?;
-    let params = spec.parameters()?;
+    let params = spec.applicable_parameters()?;
     if a.json {
         let list: Vec<_> = params
             .iter()
@@ -113,6 +113,7 @@ pub fn kinds(a: KindsArgs) -> Result<String> {
                 json!({
                     "name": name, "component": component, "kind": p.kind,
                     "default": p.default, "range": p.range, "meaning": p.meaning,
+                    "forms": p.forms, "bounds": p.check,
                 })
             })
             .collect();

@@ -460,6 +460,19 @@ impl PipelineSpec {
         Ok(self.components(false)?.parameters())
     }
 
+    /// [`PipelineSpec::parameters`] without those this kind never uses: the discretizer's
+    /// unless the kind reads categories (it bins numeric columns for it), the multiclass
+    /// reduction unless the kind is binary.
+    pub fn applicable_parameters(&self) -> Result<Vec<(String, &'static str, ParamSpec)>> {
+        let mut parameters = self.parameters()?;
+        parameters.retain(|(_, component, p)| match (*component, p.name) {
+            ("discretizer", _) => self.info.categorical_input,
+            ("pipeline", "multiclass") => self.info.binary,
+            _ => true,
+        });
+        Ok(parameters)
+    }
+
     /// The model's parameters with their values.
     pub fn param_values(&self) -> Result<Vec<(String, String)>> {
         Ok(self.components(true)?.learner.param_values())
