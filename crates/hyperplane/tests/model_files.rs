@@ -496,6 +496,27 @@ fn a_model_alone_in_bytes_keeps_its_kind_and_its_body() {
             "{kind}: {e}"
         );
     }
+    // hostile bytes: truncated, an unknown kind, a pipeline file, not JSON at all
+    let bytes = Pipeline::load(&fixture("kinds/svc.json"))
+        .unwrap()
+        .model()
+        .to_bytes()
+        .unwrap();
+    let mut unknown: Value = serde_json::from_slice(&bytes).unwrap();
+    unknown["model_kind"] = json!("quantum-svm");
+    let pipeline_file = std::fs::read(fixture("kinds/svc.json")).unwrap();
+    for hostile in [
+        bytes[..bytes.len() / 2].to_vec(),
+        serde_json::to_vec(&unknown).unwrap(),
+        pipeline_file,
+        b"\x00\xffnot json".to_vec(),
+        Vec::new(),
+    ] {
+        let e = hyperplane::pipeline::Model::from_bytes(&hostile)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("<in memory>"), "{e}");
+    }
     // a model finished from one-pass statistics has no kind until given one
     let learner = hyperplane::pipeline::Learner::from_kind("gaussian-nb").unwrap();
     let mut part = learner.incremental().unwrap().start(2);

@@ -831,6 +831,42 @@ mod tests {
         }
     }
 
+    /// Hostile typed values are one clear error naming the parameter, never a panic or a
+    /// value read as something else.
+    #[test]
+    fn hostile_typed_values_are_refused_naming_the_parameter() {
+        let mut spec = PipelineSpec::new("svc").unwrap();
+        let nested = Value::List(vec![Value::List(vec![Value::Int(1)])]);
+        let map_in_list = Value::List(vec![Value::Map(Default::default())]);
+        let comma_key = Value::Map([("a,b".to_string(), Value::Float(1.0))].into());
+        for (name, value) in [
+            ("c", Value::Float(f64::NAN)),
+            ("c", Value::Float(f64::INFINITY)),
+            ("c", Value::Text("ten".into())),
+            ("c", nested.clone()),
+            ("degree", Value::Int(-3)),
+            ("degree", Value::Float(2.5)),
+            ("kernel", map_in_list),
+            ("class_weight", comma_key),
+            ("shrinking", Value::Int(7)),
+        ] {
+            let e = spec.set_value(name, &value).unwrap_err().to_string();
+            assert!(e.contains(name), "{name} = {value}: {e}");
+        }
+        assert!(spec
+            .set_value("no_such", &Value::Int(1))
+            .unwrap_err()
+            .to_string()
+            .contains("no_such"));
+        assert!(
+            spec.param_values()
+                .unwrap()
+                .iter()
+                .any(|(n, v)| n == "c" && v == "1"),
+            "unchanged"
+        );
+    }
+
     #[test]
     fn typed_values_set_what_their_text_sets() {
         let mut spec = PipelineSpec::new("svc").unwrap();
