@@ -252,14 +252,17 @@ fn non_finite_rejected(s: &Subject, sparse: bool) -> Check {
 }
 
 fn empty_rejected(s: &Subject, _: bool) -> Check {
-    let no_rows =
-        Dataset::new(Features::from(Array2::zeros((0, 3))), &[]).map_err(|e| e.to_string())?;
+    let no_rows = Dataset::new(Features::from(Array2::<f64>::zeros((0, 3))), &[])
+        .map_err(|e| e.to_string())?;
     match s.fit(&no_rows) {
         Ok(_) => return Err("fit accepted 0 samples".into()),
         Err(e) => ensure!(e.to_string().contains("0 samples"), "0 samples: {e}"),
     }
-    let no_cols = Dataset::new(Features::from(Array2::zeros((2, 0))), &[1.into(), 2.into()])
-        .map_err(|e| e.to_string())?;
+    let no_cols = Dataset::new(
+        Features::from(Array2::<f64>::zeros((2, 0))),
+        &[1.into(), 2.into()],
+    )
+    .map_err(|e| e.to_string())?;
     match s.fit(&no_cols) {
         Ok(_) => Err("fit accepted 0 features".into()),
         Err(e) => {
@@ -304,7 +307,7 @@ fn tiny_inputs(s: &Subject, sparse: bool) -> Check {
 
 fn feature_count_checked(s: &Subject, sparse: bool) -> Check {
     let m = fit_ok(s, &data(sparse)?)?;
-    match s.outputs(&m, &Features::from(Array2::zeros((2, 4)))) {
+    match s.outputs(&m, &Features::from(Array2::<f64>::zeros((2, 4)))) {
         Ok(_) => Err("predicted on 4 features after fitting on 6".into()),
         Err(e) => {
             ensure!(e.contains('6') && e.contains('4'), "{e}");

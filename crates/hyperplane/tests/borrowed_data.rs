@@ -1,7 +1,8 @@
 //! Borrowed data is not copied: every registered kind fits and predicts on a CSR matrix
-//! over the test's own slices (int32 indices, f32 values, as scipy lends them) and on a
-//! column-major dense view, while a counting allocator records the most memory allocated
-//! at once. A learner that copied the matrix would allocate at least its size.
+//! over the test's own slices (int32 indices, f32 values, as scipy lends them) and on
+//! dense views (column-major `f64`, row-major and column-major `f32`), while a counting
+//! allocator records the most memory allocated at once. A learner that copied the matrix
+//! would allocate at least its size.
 
 use std::sync::Mutex;
 
@@ -194,4 +195,76 @@ fn no_kind_copies_a_borrowed_column_major_matrix() {
     };
     let copied = copying_kinds(&lend, rows, &labels, &y);
     assert!(copied.is_empty(), "{}", copied.join("\n"));
+}
+
+/// The tall matrix of [`no_kind_copies_a_borrowed_column_major_matrix`] in `f32`,
+/// row-major (numpy's default) and column-major: no kind copies it, in `f32` or widened.
+/// Its size is counted as that of its values in `f64`, so that the threshold, half of it,
+/// is the size of a copy in `f32` (a kind's own state, such as least squares' `p x p`
+/// factor or Newton's Hessian scratch, is the same as with `f64` input).
+#[test]
+fn no_kind_copies_a_borrowed_f32_matrix() {
+    let _alone = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let (rows, cols) = (10_000, 100);
+    let lent = lent_arrays(rows, cols, 100);
+    for fortran in [false, true] {
+        let dense = dense_f32(&lent, rows, cols, fortran);
+        let lend = |n: usize| {
+            let x: Features = dense.slice(ndarray::s![..n, ..]).into();
+            (x, 8 * n * cols)
+        };
+        let copied = copying_kinds(&lend, rows, &lent.labels, &lent.y);
+        assert!(
+            copied.is_empty(),
+            "column-major {fortran}: {}",
+            copied.join("\n")
+        );
+    }
+}
+
+/// The lent CSR matrix's first `rows` rows as a dense `f32` matrix of `cols` columns.
+fn dense_f32(lent: &Lent, rows: usize, cols: usize, fortran: bool) -> Array2<f32> {
+    let mut dense = Array2::<f32>::zeros((rows, cols).set_f(fortran));
+    for i in 0..rows {
+        let (a, b) = (lent.indptr[i] as usize, lent.indptr[i + 1] as usize);
+        for k in a..b {
+            dense[[i, lent.indices[k] as usize]] = lent.data[k];
+        }
+    }
+    dense
+}
+
+/// A network trained in `f32` on `f64` rows keeps a copy of them in `f32` (half their
+/// size: a batch then reads half the bytes); on `f32` rows it gathers each batch from the
+/// caller's matrix itself, and allocates a small part of the matrix's size.
+#[test]
+fn a_network_in_f32_trains_on_a_borrowed_f32_matrix_without_its_copy() {
+    let _alone = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    let (rows, cols) = (10_000, 100);
+    let lent = lent_arrays(rows, cols, 100);
+    let networks = registry().filter(|info| info.family == "neural networks");
+    for info in networks {
+        let mut learner = Learner::from_kind(info.name).unwrap();
+        learner.set_param("dtype", "f32").unwrap();
+        learner.set_param("max_iter", "2").unwrap();
+        let fit = |x: Features| {
+            let data = dataset(x, &lent.labels, &lent.y, info.task);
+            let (model, bytes) = Counting::extra_peak(|| learner.fit(&data).unwrap());
+            bytes.saturating_sub(optimiser_state_bytes(&model))
+        };
+        let f32_bytes = 4 * rows * cols;
+        for fortran in [false, true] {
+            let x32 = dense_f32(&lent, rows, cols, fortran);
+            let x64 = x32.mapv(f64::from);
+            // the copy of the f64 rows, so the measure sees a copy
+            let copying = fit(x64.view().into());
+            assert!(copying >= f32_bytes, "{}: {copying} bytes", info.name);
+            let lent_f32 = fit(x32.view().into());
+            assert!(
+                lent_f32 < f32_bytes / 4,
+                "{} (column-major {fortran}): {lent_f32} bytes at once for a matrix of {f32_bytes}",
+                info.name
+            );
+        }
+    }
 }

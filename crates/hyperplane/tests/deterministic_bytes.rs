@@ -7,36 +7,17 @@
 
 mod common;
 
-use hyperplane::data::{Dataset, Features};
 use hyperplane::estimator::Task;
 use hyperplane::pipeline::{registry, Learner};
 use hyperplane::threads::Threads;
 use hyperplane::{Error, Params};
-use ndarray::Array2;
-
-const DIR: &str = env!("CARGO_MANIFEST_DIR");
-
-/// scikit-learn's diabetes data (442 x 10, unscaled), vendored.
-fn diabetes() -> Dataset<'static> {
-    let read = |name: &str| -> Vec<Vec<f64>> {
-        std::fs::read_to_string(format!("{DIR}/tests/data/{name}"))
-            .unwrap()
-            .lines()
-            .map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect())
-            .collect()
-    };
-    let (x, y) = (read("diabetes_data_raw.csv"), read("diabetes_target.csv"));
-    let x = Array2::from_shape_fn((x.len(), x[0].len()), |(i, j)| x[i][j]);
-    let y = Array2::from_shape_fn((y.len(), 1), |(i, _)| y[i][0]);
-    Dataset::regression(Features::from(x), y).unwrap()
-}
 
 #[test]
 fn every_kind_writes_the_same_bytes_on_1_and_2_threads() {
     let digits = common::csv("digits.csv", 0).select_rows(&(0..600).collect::<Vec<_>>());
     let zeros_and_ones: Vec<usize> = (0..600).filter(|&i| digits.targets()[i] < 2).collect();
     let separable = digits.select_rows(&zeros_and_ones);
-    let diabetes = diabetes();
+    let diabetes = common::diabetes(442);
     let dir = tempfile::tempdir().unwrap();
     let mut failed = Vec::new();
     let mut checked = 0;

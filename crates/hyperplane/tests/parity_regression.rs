@@ -167,7 +167,9 @@ fn multi_output_matches_scikit_learn() {
     }
     let pred = lr.predict(&x).unwrap();
     assert_eq!(pred.dim(), (442, 3));
-    assert!(lr.predict(&Features::from(Array2::zeros((2, 9)))).is_err());
+    assert!(lr
+        .predict(&Features::from(Array2::<f64>::zeros((2, 9))))
+        .is_err());
 }
 
 /// Fewer rows than columns, every column zero but one: the QR of `[X y]` leaves a zero row

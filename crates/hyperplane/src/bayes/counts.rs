@@ -188,6 +188,7 @@ impl FeatureCounts {
             match batch.x() {
                 Features::Sparse(s) => add_csr_rows(sums, s, rows, weight, map),
                 Features::Dense(a) => add_rows(sums, a, rows, weight, map),
+                Features::DenseF32(a) => add_rows(sums, a, rows, weight, map),
                 Features::SparseView(s) => add_rows(sums, s, rows, weight, map),
             }
         }

@@ -107,7 +107,11 @@ mod tests {
         let m = MultinomialNB::default().alpha(0.0).fit(&irbook()).unwrap();
         // "Tokyo" is impossible under yes, "Beijing" impossible under no: both classes have
         // one impossible event; the finite parts decide.
-        let t: Features = array![[1.0, 1.0, 0.0, 0.0, 1.0, 0.0], [0.0; 6]].into();
+        let t: Features = array![
+            [1.0f64, 1.0, 0.0, 0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        ]
+        .into();
         let p = m.predict_proba(&t).unwrap();
         assert!(p.iter().all(|v| v.is_finite()), "{p}");
         for r in p.rows() {

@@ -4,6 +4,7 @@ use hyperplane_kernels::csr::{ColumnVec, Columns, CsrError};
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
+use crate::data::borrowed::CsrValue;
 use crate::data::rows::{Csr, RowAccess};
 use crate::error::{Error, Result};
 
@@ -127,15 +128,15 @@ impl CsrMatrix {
         Ok(b.finish())
     }
 
-    /// The CSR form of a dense matrix (zeros dropped).
-    pub fn from_dense(x: ArrayView2<f64>) -> Self {
+    /// The CSR form of a dense matrix of `f64` or `f32` (zeros dropped, values as `f64`).
+    pub fn from_dense<V: CsrValue>(x: ArrayView2<V>) -> Self {
         let mut b = CsrBuilder::new(x.ncols());
         for row in x.rows() {
             b.push_sorted_row(
                 row.iter()
+                    .map(|v| v.get())
                     .enumerate()
-                    .filter(|(_, v)| **v != 0.0)
-                    .map(|(j, v)| (j, *v)),
+                    .filter(|&(_, v)| v != 0.0),
             );
         }
         b.finish()

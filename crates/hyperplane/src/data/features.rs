@@ -1,8 +1,10 @@
 //! The feature matrix of every learner: dense or sparse, owned or borrowed, behind one
 //! type, [`Features`], dispatched once per call with [`with_rows!`](crate::with_rows),
-//! never per element. Sparse input is never densified.
+//! never per element. Sparse input is never densified, and `f32` values are never copied
+//! to `f64`: they are read as `f64` (exactly) where they lie.
 
-use ndarray::{Array2, ArrayView2, Axis, CowArray, Ix2};
+use hyperplane_kernels::csr::Value;
+use ndarray::{Array2, ArrayBase, ArrayView2, Axis, CowArray, Data, Ix2};
 
 use crate::data::borrowed::{CsrIndex, CsrMatrix32, CsrRef, CsrValue, CsrView};
 use crate::data::csr::CsrMatrix;
@@ -13,12 +15,26 @@ use crate::error::{Error, Result};
 /// features.
 ///
 /// Readers and transforms produce owned matrices (`Features<'static>`); a host that holds
-/// its data already lends it without a copy: a dense `ArrayView2` of any layout
-/// (`Features::from(view)`), or a CSR matrix over its own slices ([`CsrView`]).
+/// its data already lends it without a copy: a dense `ArrayView2` of `f64` or `f32`, of
+/// any layout (`Features::from(view)`), or a CSR matrix over its own slices ([`CsrView`]).
+///
+/// Every learner reads `f32` values widened to `f64` (exactly), so a matrix of `f32`
+/// fits the same model as the same values held as `f64`.
+///
+/// ```
+/// use hyperplane::data::Features;
+/// use ndarray::array;
+/// // numpy's float32 array, lent as it is
+/// let x32 = array![[1.5f32, 0.0], [0.0, -2.0]];
+/// let x = Features::from(x32.view());
+/// assert_eq!(x.to_dense(), array![[1.5, 0.0], [0.0, -2.0]]);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Features<'a> {
     /// A dense matrix, owned or a view of any layout.
     Dense(CowArray<'a, f64, Ix2>),
+    /// A dense matrix of `f32` values, owned or a view of any layout (numpy's `float32`).
+    DenseF32(CowArray<'a, f32, Ix2>),
     /// Our own CSR matrix (`u32` indices, `f64` values), as readers and vectorizers build it.
     Sparse(CsrMatrix),
     /// A borrowed CSR matrix over the caller's slices.
@@ -32,6 +48,7 @@ impl Features<'static> {
     pub(crate) fn for_any_lifetime<'b>(self) -> Features<'b> {
         match self {
             Features::Dense(a) => Features::Dense(a.into_owned().into()),
+            Features::DenseF32(a) => Features::DenseF32(a.into_owned().into()),
             Features::Sparse(s) => Features::Sparse(s),
             Features::SparseView(s) => Features::SparseView(s),
         }
@@ -45,6 +62,7 @@ macro_rules! with_rows {
     ($features:expr, |$m:ident| $body:expr) => {
         match $features {
             $crate::data::Features::Dense($m) => $body,
+            $crate::data::Features::DenseF32($m) => $body,
             $crate::data::Features::Sparse($m) => $body,
             $crate::data::Features::SparseView($m) => $body,
         }
@@ -62,21 +80,24 @@ impl<'a> Features<'a> {
     }
     /// True for CSR storage (owned or borrowed).
     pub fn is_sparse(&self) -> bool {
-        !matches!(self, Features::Dense(_))
+        !matches!(self, Features::Dense(_) | Features::DenseF32(_))
     }
     /// Number of stored values (`rows * cols` when dense).
     pub fn nnz(&self) -> usize {
         match self {
             Features::Dense(a) => a.len(),
+            Features::DenseF32(a) => a.len(),
             Features::Sparse(s) => s.nnz(),
             Features::SparseView(s) => s.nnz(),
         }
     }
 
-    /// The same matrix, owning its storage (a borrowed one is copied, values as `f64`).
+    /// The same matrix, owning its storage (a borrowed one is copied: dense values in
+    /// their own type, CSR values as `f64`).
     pub fn into_owned(self) -> Features<'static> {
         match self {
             Features::Dense(a) => Features::Dense(a.into_owned().into()),
+            Features::DenseF32(a) => Features::DenseF32(a.into_owned().into()),
             Features::Sparse(s) => Features::Sparse(s),
             Features::SparseView(s) => Features::Sparse(s.to_owned()),
         }
@@ -89,13 +110,8 @@ impl<'a> Features<'a> {
         bad: impl Fn(f64) -> bool + Copy,
     ) -> Option<(usize, usize, f64)> {
         match self {
-            Features::Dense(a) => match a.as_slice() {
-                Some(v) => first_bad(v, bad).map(|p| (p / a.ncols(), p % a.ncols(), v[p])),
-                None => a
-                    .indexed_iter()
-                    .find(|(_, v)| bad(**v))
-                    .map(|((i, j), v)| (i, j, *v)),
-            },
+            Features::Dense(a) => first_in_dense(a, bad),
+            Features::DenseF32(a) => first_in_dense(a, bad),
             Features::Sparse(s) => first_bad(s.data(), bad).map(|p| {
                 let row = s.indptr().partition_point(|&q| q <= p) - 1;
                 (row, s.indices()[p] as usize, s.data()[p])
@@ -107,12 +123,13 @@ impl<'a> Features<'a> {
     /// Rejects NaN and infinite values, naming `what`, the row and the feature.
     pub fn check_finite(&self, what: &str) -> Result<()> {
         // The common case first: all values finite, by a branch-free scan in parallel.
-        let values = match self {
-            Features::Dense(a) => a.as_slice_memory_order(),
-            Features::Sparse(s) => Some(s.data()),
-            Features::SparseView(_) => None,
+        let finite = match self {
+            Features::Dense(a) => a.as_slice_memory_order().is_some_and(all_finite),
+            Features::DenseF32(a) => a.as_slice_memory_order().is_some_and(all_finite),
+            Features::Sparse(s) => all_finite(s.data()),
+            Features::SparseView(_) => false,
         };
-        if values.is_some_and(all_finite) {
+        if finite {
             return Ok(());
         }
         match self.first_stored(|v| !v.is_finite()) {
@@ -158,6 +175,7 @@ impl<'a> Features<'a> {
     pub fn select_rows(&self, rows: &[usize]) -> Features<'static> {
         match self {
             Features::Dense(a) => Features::Dense(a.select(Axis(0), rows).into()),
+            Features::DenseF32(a) => Features::DenseF32(a.select(Axis(0), rows).into()),
             Features::Sparse(s) => Features::Sparse(s.select_rows(rows)),
             Features::SparseView(s) => Features::Sparse(s.select_rows(rows)),
         }
@@ -167,18 +185,32 @@ impl<'a> Features<'a> {
     pub fn row_range(&self, rows: std::ops::Range<usize>) -> Features<'_> {
         match self {
             Features::Dense(a) => Features::Dense(a.slice(ndarray::s![rows, ..]).into()),
+            Features::DenseF32(a) => Features::DenseF32(a.slice(ndarray::s![rows, ..]).into()),
             _ => self
                 .select_rows(&rows.collect::<Vec<_>>())
                 .for_any_lifetime(),
         }
     }
 
-    /// The dense form (small data, tests and display only).
+    /// The dense form in `f64` (small data, tests and display only).
     pub fn to_dense(&self) -> Array2<f64> {
         match self {
             Features::Dense(a) => a.to_owned(),
+            Features::DenseF32(a) => a.mapv(f64::from),
             Features::Sparse(s) => s.to_dense(),
             Features::SparseView(s) => CsrMatrix::to_dense(&s.to_owned()),
+        }
+    }
+
+    /// A dense matrix in `f64`, for the transforms whose output is a new dense `f64`
+    /// matrix of the input's shape: `f64` storage lent as it is, `f32` storage widened
+    /// into a copy (the one conversion those transforms make, which then becomes their
+    /// output: `into_owned` moves it); `None` for CSR storage.
+    pub(crate) fn dense_in_f64(&self) -> Option<CowArray<'_, f64, Ix2>> {
+        match self {
+            Features::Dense(a) => Some(a.view().into()),
+            Features::DenseF32(a) => Some(a.mapv(f64::from).into()),
+            Features::Sparse(_) | Features::SparseView(_) => None,
         }
     }
 
@@ -186,6 +218,7 @@ impl<'a> Features<'a> {
     pub fn to_sparse(&self) -> CsrMatrix {
         match self {
             Features::Dense(a) => CsrMatrix::from_dense(a.view()),
+            Features::DenseF32(a) => CsrMatrix::from_dense(a.view()),
             Features::Sparse(s) => s.clone(),
             Features::SparseView(s) => s.to_owned(),
         }
@@ -205,24 +238,56 @@ impl<'a> From<ArrayView2<'a, f64>> for Features<'a> {
     }
 }
 
+/// A dense matrix of `f32`, kept in `f32`.
+impl From<Array2<f32>> for Features<'_> {
+    fn from(a: Array2<f32>) -> Self {
+        Features::DenseF32(a.into())
+    }
+}
+
+/// A dense view of `f32` of any layout, borrowed as it is (numpy's `float32`, no copy).
+impl<'a> From<ArrayView2<'a, f32>> for Features<'a> {
+    fn from(a: ArrayView2<'a, f32>) -> Self {
+        Features::DenseF32(a.into())
+    }
+}
+
 impl From<CsrMatrix> for Features<'_> {
     fn from(s: CsrMatrix) -> Self {
         Features::Sparse(s)
     }
 }
 
+/// The first value of a dense matrix with `bad(v)` (`v` as `f64`), as `(row, column,
+/// value)`: a scan of the raw values when row-major, else in row order.
+fn first_in_dense<S: Data>(
+    a: &ArrayBase<S, Ix2>,
+    bad: impl Fn(f64) -> bool + Copy,
+) -> Option<(usize, usize, f64)>
+where
+    S::Elem: Value,
+{
+    match a.as_slice() {
+        Some(v) => first_bad(v, bad).map(|p| (p / a.ncols(), p % a.ncols(), v[p].get())),
+        None => a
+            .indexed_iter()
+            .find(|(_, v)| bad(v.get()))
+            .map(|((i, j), v)| (i, j, v.get())),
+    }
+}
+
 /// Position of the first `v` with `bad(v)`: chunks are tested without early exit (a
 /// branch-free reduction the compiler vectorizes), and only a failing chunk is searched.
-fn first_bad(values: &[f64], bad: impl Fn(f64) -> bool + Copy) -> Option<usize> {
+fn first_bad<V: Value>(values: &[V], bad: impl Fn(f64) -> bool + Copy) -> Option<usize> {
     const CHUNK: usize = 512;
     values
         .chunks(CHUNK)
-        .position(|c| c.iter().fold(false, |any, &v| any | bad(v)))
+        .position(|c| c.iter().fold(false, |any, &v| any | bad(v.get())))
         .and_then(|k| {
             let start = k * CHUNK;
             values[start..]
                 .iter()
-                .position(|&v| bad(v))
+                .position(|&v| bad(v.get()))
                 .map(|p| start + p)
         })
 }
@@ -261,12 +326,13 @@ impl OwnedFeatures {
     }
 }
 
-/// Whether every value is finite: blocks in parallel, each scanned without branches.
-fn all_finite(values: &[f64]) -> bool {
+/// Whether every value is finite (as `f64`: widening keeps NaN and the infinities):
+/// blocks in parallel, each scanned without branches.
+fn all_finite<V: Value>(values: &[V]) -> bool {
     use rayon::prelude::*;
     values
         .par_chunks(1 << 16)
-        .all(|block| block.iter().fold(true, |ok, v| ok & v.is_finite()))
+        .all(|block| block.iter().fold(true, |ok, v| ok & v.get().is_finite()))
 }
 
 #[cfg(test)]
@@ -293,7 +359,16 @@ mod tests {
         let mut fortran = Array2::zeros((3, 3).f());
         fortran.assign(&d);
         let csr = Features::Sparse(CsrMatrix::from_dense(d.view()));
-        for x in [Features::from(d.clone()), Features::from(fortran), csr] {
+        let d32 = d.mapv(|v| v as f32);
+        let mut fortran32 = Array2::zeros((3, 3).f());
+        fortran32.assign(&d32);
+        for x in [
+            Features::from(d.clone()),
+            Features::from(fortran),
+            csr,
+            Features::from(d32.view()),
+            Features::from(fortran32.view()),
+        ] {
             match x.check_finite("X") {
                 Err(Error::NonFinite {
                     row: 2,
@@ -328,14 +403,46 @@ mod tests {
         let x = Features::from(array![[1.0, 2.0], [3.0, f64::NAN]]);
         let e = x.check_fit_input().unwrap_err().to_string();
         assert!(e.contains("row 2") && e.contains("feature 1"), "{e}");
+        let x32 = array![[1.0f32, 2.0], [3.0, f32::NAN]];
+        let e32 = Features::from(x32.view()).check_fit_input().unwrap_err();
+        assert_eq!(e32.to_string(), e);
         let e = x.check_predict_input(3).unwrap_err().to_string();
         assert!(e.contains('3') && e.contains('2'), "{e}");
-        let empty = Features::from(Array2::zeros((0, 2)));
+        let empty = Features::from(Array2::<f64>::zeros((0, 2)));
         assert!(empty
             .check_fit_input()
             .unwrap_err()
             .to_string()
             .contains("0 samples"));
+    }
+
+    #[test]
+    fn f32_rows_read_as_the_same_values_in_f64() {
+        let d = array![[1.5f32, 0.0, -2.25], [0.1, 7.0, 1e-3], [0.0, -3.0, 4.0]];
+        let wide = d.mapv(f64::from);
+        let mut fortran = Array2::zeros((3, 3).f());
+        fortran.assign(&d);
+        let w = [0.5, 1.0 / 3.0, -1.0];
+        for x in [d.view(), fortran.view()] {
+            for i in 0..3 {
+                assert_eq!(x.dot_row(i, &w), wide.dot_row(i, &w));
+                assert_eq!(x.row_norm_sq(i), wide.row_norm_sq(i));
+                let (mut a, mut b) = (vec![0.0; 3], vec![0.0; 3]);
+                x.add_row_scaled(i, 0.7, &mut a);
+                wide.add_row_scaled(i, 0.7, &mut b);
+                assert_eq!(a, b);
+            }
+            let f = Features::from(x);
+            assert_eq!(f.to_dense(), wide);
+            assert_eq!(f.to_sparse(), CsrMatrix::from_dense(wide.view()));
+            assert_eq!((f.nnz(), f.is_sparse()), (9, false));
+            // rows keep their storage, owned or lent
+            let picked = f.select_rows(&[2, 0]);
+            assert!(matches!(picked, Features::DenseF32(_)));
+            assert_eq!(picked.to_dense(), wide.select(Axis(0), &[2, 0]));
+            assert!(matches!(f.row_range(1..3), Features::DenseF32(a) if a.is_view()));
+            assert!(matches!(f.into_owned(), Features::DenseF32(a) if a.is_owned()));
+        }
     }
 
     #[test]

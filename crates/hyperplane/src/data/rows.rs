@@ -1,10 +1,11 @@
 //! Row access: what every learner needs of a feature matrix, written once per storage.
 //!
 //! Every algorithm is written against [`RowAccess`] and monomorphised for each storage:
-//! dense matrices (any ndarray layout) and CSR matrices (the crate's `Csr`: the owned
-//! [`CsrMatrix`](crate::data::CsrMatrix) and the borrowed [`CsrView`](crate::data::CsrView)),
-//! whose row kernels are those of `hyperplane_kernels::csr`, written once over a row's
-//! checked column indices and its values.
+//! dense matrices (any ndarray layout, values `f64` or `f32`) and CSR matrices (the
+//! crate's `Csr`: the owned [`CsrMatrix`](crate::data::CsrMatrix) and the borrowed
+//! [`CsrView`](crate::data::CsrView)), whose row kernels are those of
+//! `hyperplane_kernels::csr`, written once over a row's checked column indices and its
+//! values. Values are read as `f64` ([`Value::get`], exact for `f32`).
 
 use hyperplane_kernels::csr::{Columns, Index, Value};
 use hyperplane_kernels::prefetch;
@@ -124,10 +125,14 @@ impl<M: Csr> RowAccess for M {
     }
 }
 
-/// Any dense matrix of `f64`: owned, borrowed, row-major, column-major or strided. Rows
-/// of a row-major matrix are read as slices; the others element by element, in the same
-/// order, so every layout gives the same bits.
-impl<S: Data<Elem = f64> + Sync> RowAccess for ArrayBase<S, Ix2> {
+/// Any dense matrix of `f64` or `f32` (each value read as `f64`, exactly): owned,
+/// borrowed, row-major, column-major or strided. Rows of a row-major matrix are read as
+/// slices; the others element by element, in the same order, so every layout gives the
+/// same bits, and `f32` values give the bits of the same values held as `f64`.
+impl<S: Data + Sync> RowAccess for ArrayBase<S, Ix2>
+where
+    S::Elem: Value,
+{
     fn n_rows(&self) -> usize {
         self.nrows()
     }
@@ -137,7 +142,7 @@ impl<S: Data<Elem = f64> + Sync> RowAccess for ArrayBase<S, Ix2> {
     #[inline]
     fn for_each_in_row<F: FnMut(usize, f64)>(&self, i: usize, mut f: F) {
         for (j, &v) in self.row(i).iter().enumerate() {
-            f(j, v);
+            f(j, v.get());
         }
     }
     #[inline]
@@ -152,7 +157,7 @@ impl<S: Data<Elem = f64> + Sync> RowAccess for ArrayBase<S, Ix2> {
     #[inline]
     fn add_row_scaled(&self, i: usize, alpha: f64, out: &mut [f64]) {
         for (o, &v) in out.iter_mut().zip(self.row(i).iter()) {
-            *o += alpha * v;
+            *o += alpha * v.get();
         }
     }
 }
@@ -160,14 +165,14 @@ impl<S: Data<Elem = f64> + Sync> RowAccess for ArrayBase<S, Ix2> {
 /// `x . w`, with eight partial sums the compiler can vectorise without reassociating, in
 /// ndarray's own order (so results did not move when dense views arrived).
 #[inline(always)]
-fn dense_dot(x: &[f64], w: &[f64]) -> f64 {
+fn dense_dot<V: Value>(x: &[V], w: &[f64]) -> f64 {
     assert!(w.len() >= x.len(), "w has fewer entries than columns");
     let (xs, ws) = (x.chunks_exact(8), w[..x.len()].chunks_exact(8));
     let (x_tail, w_tail) = (xs.remainder(), ws.remainder());
     let mut p = [0.0f64; 8];
     for (a, b) in xs.zip(ws) {
         for u in 0..8 {
-            p[u] += a[u] * b[u];
+            p[u] += a[u].get() * b[u];
         }
     }
     let mut sum = 0.0;
@@ -176,7 +181,7 @@ fn dense_dot(x: &[f64], w: &[f64]) -> f64 {
     sum += p[2] + p[6];
     sum += p[3] + p[7];
     for (a, b) in x_tail.iter().zip(w_tail) {
-        sum += a * b;
+        sum += a.get() * b;
     }
     sum
 }

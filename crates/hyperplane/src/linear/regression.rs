@@ -27,6 +27,7 @@
 //! `b = ybar - W xbar` (the intercept is not penalised). Sample weights `c_n` scale row `n`
 //! by `sqrt(c_n)`, so integer weights equal repeated rows.
 
+use hyperplane_kernels::csr::Value;
 use ndarray::{Array1, Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
@@ -443,6 +444,10 @@ impl Problem {
                 let (coef, rank, s) = self.solve_dense(a.view(), y, weights, &x_mean, &y_mean);
                 (coef, Some(rank), Some(s), None)
             }
+            Features::DenseF32(a) => {
+                let (coef, rank, s) = self.solve_dense(a.view(), y, weights, &x_mean, &y_mean);
+                (coef, Some(rank), Some(s), None)
+            }
             Features::Sparse(s) => {
                 let (coef, c) = self.solve_sparse(s, y, weights, &x_mean, &y_mean);
                 (coef, None, None, Some(c))
@@ -480,10 +485,11 @@ impl Problem {
         })
     }
 
-    /// QR of the centred, row-scaled `[X y]`, then the small problem on `[R z]`.
-    fn solve_dense(
+    /// QR of the centred, row-scaled `[X y]`, then the small problem on `[R z]` (`X`'s
+    /// values read as `f64`, block by block: no copy of `X`).
+    fn solve_dense<V: Value>(
         &self,
-        x: ArrayView2<f64>,
+        x: ArrayView2<V>,
         y: ArrayView2<f64>,
         weights: Option<&[f64]>,
         x_mean: &[f64],
@@ -568,8 +574,8 @@ impl Problem {
 
 /// Rows `start .. start + block.rows()` of `[sqrt(c) (X - 1 xbar^T), sqrt(c) (y - 1 ybar^T)]`
 /// into the column-major `block`.
-fn augmented_rows(
-    x: ArrayView2<f64>,
+fn augmented_rows<V: Value>(
+    x: ArrayView2<V>,
     y: ArrayView2<f64>,
     weights: Option<&[f64]>,
     x_mean: &[f64],
@@ -582,7 +588,7 @@ fn augmented_rows(
         let i = start + b;
         let s = weights.map_or(1.0, |w| w[i].sqrt());
         for (j, (v, m)) in x.row(i).iter().zip(x_mean).enumerate() {
-            block[(b, j)] = s * (v - m);
+            block[(b, j)] = s * (v.get() - m);
         }
         for (j, (v, m)) in y.row(i).iter().zip(y_mean).enumerate() {
             block[(b, p + j)] = s * (v - m);

@@ -121,7 +121,7 @@ mod tests {
         for r in p.rows() {
             assert!((r.sum() - 1.0).abs() < 1e-12);
         }
-        let wrong: Features = Array2::zeros((1, 3)).into();
+        let wrong: Features = Array2::<f64>::zeros((1, 3)).into();
         assert!(matches!(
             m.predict(&wrong),
             Err(Error::FeatureCount {

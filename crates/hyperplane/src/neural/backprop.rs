@@ -20,7 +20,7 @@
 //! `sum_i w_i dl_i/dparams`; the groups' gradients are then added in group order
 //! (`complete`), so the bits do not depend on the number of threads.
 
-use ndarray::{s, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
+use ndarray::{s, Array2, ArrayBase, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Data, Ix2};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +30,7 @@ use super::precision::{Dtype, Kept, KeptEach, Real};
 use super::step::{Step, StepRule};
 use super::PARAMETER_CHUNK;
 use crate::data::Features;
+use hyperplane_kernels::csr::Value;
 use hyperplane_kernels::simd::with_widest;
 
 /// A network's shape and units: what the flat parameter vector means.
@@ -87,7 +88,8 @@ fn group_rows(n: usize) -> usize {
 
 /// The rows of `x` a block's first layer reads: in place when they are consecutive rows of
 /// a dense matrix in the precision `T`, or rows of a sparse matrix; else gathered into
-/// `buffer` (from the `f32` copy `x32` when given), which grows to the block's size.
+/// `buffer` (from the `f32` copy `x32` when given, else from `x` itself, `f64` or `f32`),
+/// which grows to the block's size.
 fn block_input<'b, 'x, T: Real>(
     x: &'b Features<'x>,
     x32: Option<&'b RowsInF32>,
@@ -105,6 +107,7 @@ fn block_input<'b, 'x, T: Real>(
     match (x32, x) {
         (Some(x32), _) => gather(|i| x32.row(i), rows, out),
         (None, Features::Dense(x)) => gather(|i| x.row(i), rows, out),
+        (None, Features::DenseF32(x)) => gather(|i| x.row(i), rows, out),
         (None, _) => unreachable!("sparse rows are read in place"),
     }
     let buffer: &'b Array2<T> = buffer;
@@ -357,11 +360,12 @@ impl<'n> Gradient<'n> {
         }
     }
 
-    /// With `dtype=f32` and dense `x`, keeps a copy of `x` in `f32` from which
+    /// With `dtype=f32` and dense `x` of `f64`, keeps a copy of `x` in `f32` from which
     /// [`Gradient::descend`] in `f32` gathers the rows of batches of `x`: half the bytes a
     /// batch reads from memory, and no conversion, for half the size of `x` held while
     /// training. Worth it over epochs (the copy costs about one epoch's gathering); nothing
-    /// otherwise.
+    /// otherwise, and nothing for `x` of `f32`, whose rows are gathered from `x` itself
+    /// (the same values as from the copy of the same values in `f64`).
     pub(crate) fn keep_rows_in_f32(&mut self, x: &Features) {
         if let (Dtype::F32, Features::Dense(a)) = (self.dtype, x) {
             let blocks = (a.axis_chunks_iter(Axis(0), F32_BLOCK_ROWS))
@@ -413,7 +417,7 @@ impl<'n> Gradient<'n> {
             Dtype::F64 => None,
         };
         let arranged = match &self.spans {
-            Some(spans) if InputRows::<T>::borrowed(batch.x, batch.rows).is_none() => {
+            Some(spans) if !InputRows::<T>::in_order(batch.x, batch.rows) => {
                 spans.arranged(batch.x, batch.rows)
             }
             _ => None,
@@ -450,13 +454,18 @@ impl MatrixId {
     /// The identity of `x` when it is dense.
     fn of(x: &Features) -> Option<Self> {
         match x {
-            Features::Dense(a) => Some(MatrixId(
-                a.as_ptr() as usize,
-                a.dim(),
-                [a.strides()[0], a.strides()[1]],
-            )),
-            _ => None,
+            Features::Dense(a) => Some(Self::of_dense(a)),
+            Features::DenseF32(a) => Some(Self::of_dense(a)),
+            Features::Sparse(_) | Features::SparseView(_) => None,
         }
+    }
+
+    fn of_dense<S: Data>(a: &ArrayBase<S, Ix2>) -> Self {
+        MatrixId(
+            a.as_ptr() as usize,
+            a.dim(),
+            [a.strides()[0], a.strides()[1]],
+        )
     }
 }
 
@@ -498,16 +507,26 @@ pub(crate) struct ZeroSpans {
 impl ZeroSpans {
     /// The keys of the rows of `x`, when it is dense.
     fn of(x: &Features) -> Option<Self> {
-        let (Features::Dense(a), Some(of)) = (x, MatrixId::of(x)) else {
-            return None;
+        let keys = match x {
+            Features::Dense(a) => Self::keys(a),
+            Features::DenseF32(a) => Self::keys(a),
+            Features::Sparse(_) | Features::SparseView(_) => return None,
         };
+        MatrixId::of(x).map(|of| ZeroSpans { keys, of })
+    }
+
+    /// The key of each row of `a`.
+    fn keys<S: Data + Sync>(a: &ArrayBase<S, Ix2>) -> Vec<u64>
+    where
+        S::Elem: Value,
+    {
         let mut keys = vec![0; a.nrows()];
         (keys.par_chunks_mut(F32_BLOCK_ROWS).enumerate()).for_each(|(b, keys)| {
             for (k, key) in keys.iter_mut().enumerate() {
                 *key = zero_span(a.row(b * F32_BLOCK_ROWS + k));
             }
         });
-        Some(ZeroSpans { keys, of })
+        keys
     }
 
     /// `rows` in the order of their keys (ties in the order given), in whole tiles
@@ -576,9 +595,9 @@ fn balanced(sorted: &[usize], key: impl Fn(usize) -> u64) -> Vec<usize> {
 }
 
 /// The key of a row in [`ZeroSpans`].
-fn zero_span(row: ArrayView1<f64>) -> u64 {
-    let first = row.iter().position(|&v| v != 0.0);
-    let last = row.iter().rposition(|&v| v != 0.0);
+fn zero_span<V: Value>(row: ArrayView1<V>) -> u64 {
+    let first = row.iter().position(|&v| v.get() != 0.0);
+    let last = row.iter().rposition(|&v| v.get() != 0.0);
     match (first, last) {
         (Some(f), Some(l)) => (f as u64) << 32 | l as u64,
         _ => u64::MAX,
@@ -983,6 +1002,69 @@ mod tests {
         // the copy of `x` is used and equal; a copy of another matrix is not used
         assert_eq!(results[0], results[1]);
         assert_eq!(results[0], results[2]);
+    }
+
+    /// Rows of `f32` storage take the path of the same values in `f64` storage, in either
+    /// precision, in a shuffled or in the rows' own order, with the rows ordered by their
+    /// zeros or not: the same steps, bit for bit, and no copy of the `f32` rows is kept.
+    #[test]
+    fn f32_rows_give_the_steps_of_the_same_values_in_f64() {
+        use ndarray::ShapeBuilder;
+        let n = F32_BLOCK_ROWS + 300;
+        let (net, params, x, y, weights) =
+            problem(5, n, 6, &[7], Activation::Relu, Output::Softmax);
+        let x32 = x.mapv(|v| v as f32);
+        let mut fortran = Array2::zeros(x32.dim().f());
+        fortran.assign(&x32);
+        let shuffled: Vec<usize> = (0..n).rev().step_by(7).collect();
+        let in_order: Vec<usize> = (0..n).collect();
+        for x32 in [x32.view(), fortran.view()] {
+            // the same values in f64, in the same layout
+            let wide = x32.mapv(f64::from);
+            assert_eq!(wide.strides(), x32.strides());
+            let (x32, wide) = (Features::from(x32), Features::from(wide));
+            for (order, size) in [(&shuffled, 50), (&in_order, 200)] {
+                for dtype in [Dtype::F32, Dtype::F64] {
+                    let run = |x: &Features| {
+                        let mut gradient = Gradient::new(&net, dtype);
+                        gradient.keep_rows_in_f32(x);
+                        gradient.order_rows_by_zeros(x);
+                        let copied = gradient.rows32.is_some();
+                        let data = (x, &y, &weights[..]);
+                        let steps = match dtype {
+                            Dtype::F32 => {
+                                let p = params.iter().map(|&v| v as f32).collect();
+                                let (l, p) = adam_steps(&mut gradient, p, data, order, size);
+                                (l, p.into_iter().map(f64::from).collect())
+                            }
+                            Dtype::F64 => {
+                                adam_steps(&mut gradient, params.clone(), data, order, size)
+                            }
+                        };
+                        (steps, copied)
+                    };
+                    let ((from_f32, copied), (from_f64, _)) = (run(&x32), run(&wide));
+                    assert!(!copied, "the f32 rows were copied");
+                    assert_eq!(from_f32, from_f64, "{dtype:?}, batches of {size}");
+                    let mut loss = vec![0.0; params.len()];
+                    let batch = |x| Batch {
+                        x,
+                        rows: order,
+                        y: y.view(),
+                        weights: Some(&weights),
+                    };
+                    let mut g = Gradient::new(&net, dtype);
+                    let a = g.loss_grad(&params, 0.1, &batch(&x32), &mut loss);
+                    let mut wide_loss = vec![0.0; params.len()];
+                    let b = g.loss_grad(&params, 0.1, &batch(&wide), &mut wide_loss);
+                    assert_eq!((a, loss), (b, wide_loss), "{dtype:?} loss_grad");
+                    assert_eq!(
+                        net.predict_rows(&params, &x32, order),
+                        net.predict_rows(&params, &wide, order)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

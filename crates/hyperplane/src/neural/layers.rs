@@ -13,7 +13,7 @@ use ndarray::{ArrayView1, ArrayView2, ArrayViewMut2, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
 use super::activation::Activation;
-use super::precision::Real;
+use super::precision::{Dtype, Real};
 use crate::data::{Features, RowAccess};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -168,8 +168,8 @@ pub fn mat_mul<T: Real>(
 }
 
 /// A batch of input rows as the first layer reads them, in the passes' precision `T`:
-/// dense rows as one matrix (a view when they are consecutive rows of `f64`, else gathered
-/// once per batch by the pass, [`gather`]), sparse rows in place.
+/// dense rows as one matrix (a view when they are consecutive rows of `f64` in `f64`
+/// passes, else gathered once per batch by the pass, [`gather`]), sparse rows in place.
 pub enum InputRows<'b, 'x, T> {
     /// The rows, one per batch row.
     Dense(CowArray<'b, T, Ix2>),
@@ -178,19 +178,32 @@ pub enum InputRows<'b, 'x, T> {
 }
 
 impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
+    /// Whether the passes read `rows` of `x` in the order given: sparse rows, and
+    /// consecutive dense rows in `f64` passes (a view of `f64` storage, `f32` storage
+    /// widened in order). Other dense rows are gathered, in an order the caller may choose
+    /// (`ZeroSpans`). It depends on the storage's shape, not its value type, so `f32`
+    /// storage takes the path of the same values in `f64` (and gives the same bits).
+    pub fn in_order(x: &Features, rows: &[usize]) -> bool {
+        match x {
+            Features::Dense(_) | Features::DenseF32(_) => {
+                let start = rows.first().copied().unwrap_or(0);
+                T::DTYPE == Dtype::F64 && rows.iter().enumerate().all(|(k, &i)| i == start + k)
+            }
+            Features::Sparse(_) | Features::SparseView(_) => true,
+        }
+    }
+
     /// `rows` of `x`, in that order, without a copy; `None` for dense rows that must be
-    /// gathered (not consecutive, or not in `f64`).
+    /// gathered (not [`in_order`](Self::in_order), or not in the passes' precision).
     pub fn borrowed(x: &'b Features<'x>, rows: &'b [usize]) -> Option<Self> {
         match x {
-            Features::Dense(a) => {
+            Features::Dense(a) if Self::in_order(x, rows) => {
                 let start = rows.first().copied().unwrap_or(0);
-                if !rows.iter().enumerate().all(|(k, &i)| i == start + k) {
-                    return None;
-                }
                 let a = a.slice(ndarray::s![start..start + rows.len(), ..]);
                 T::view(a).map(|a| InputRows::Dense(a.into()))
             }
-            _ => Some(InputRows::Sparse(x, rows)),
+            Features::Dense(_) | Features::DenseF32(_) => None,
+            Features::Sparse(_) | Features::SparseView(_) => Some(InputRows::Sparse(x, rows)),
         }
     }
 
@@ -232,7 +245,7 @@ impl<'b, 'x, T: Real> InputRows<'b, 'x, T> {
     }
 }
 
-/// `out = rows` of a dense matrix whose row `i` is `row(i)` (in `f64`, or a copy in `f32`),
+/// `out = rows` of a dense matrix whose row `i` is `row(i)` (in `f64` or `f32`),
 /// in the precision `T`, row by row, every element written, each row asked of the memory
 /// `FETCH_AHEAD` (16) rows before its copy.
 pub fn gather<'o, 'x, S: Real, T: Real>(

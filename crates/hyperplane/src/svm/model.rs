@@ -10,7 +10,8 @@
 //! `f(x) = sum_s coef[s] K(x_s, x) - rho`. The kernel values of a test row are computed once
 //! and shared by every pair.
 
-use ndarray::{Array2, ArrayView2};
+use hyperplane_kernels::csr::Value;
+use ndarray::{Array2, ArrayBase, ArrayView2, Data, Ix2};
 use serde::{Deserialize, Serialize};
 
 use rayon::prelude::*;
@@ -97,21 +98,28 @@ impl SupportVectors {
             };
         }
         match x {
-            Features::Dense(a) => {
-                let mut values = Vec::with_capacity(rows.len() * a.ncols());
-                for &i in rows {
-                    values.extend(a.row(i).iter());
-                }
-                SupportVectors::Dense {
-                    n_rows: rows.len(),
-                    n_cols: a.ncols(),
-                    values,
-                }
-            }
+            Features::Dense(a) => Self::dense(a, rows),
+            Features::DenseF32(a) => Self::dense(a, rows),
             sparse => match sparse.select_rows(rows) {
                 Features::Sparse(m) => SupportVectors::Sparse(m),
                 other => SupportVectors::Sparse(other.to_sparse()),
             },
+        }
+    }
+
+    /// The rows `rows` of a dense matrix, row-major, values as `f64`.
+    fn dense<S: Data>(a: &ArrayBase<S, Ix2>, rows: &[usize]) -> Self
+    where
+        S::Elem: Value,
+    {
+        let mut values = Vec::with_capacity(rows.len() * a.ncols());
+        for &i in rows {
+            values.extend(a.row(i).iter().map(|v| v.get()));
+        }
+        SupportVectors::Dense {
+            n_rows: rows.len(),
+            n_cols: a.ncols(),
+            values,
         }
     }
 

@@ -125,10 +125,13 @@ impl KBinsDiscretizer {
         }
         x.check_fit_input()?;
         check_weights(weights, x.n_rows())?;
-        let Features::Dense(a) = x else {
-            return Err(sparse_error());
+        // column `j` as `f64`
+        let column: Box<dyn Fn(usize) -> Vec<f64> + '_> = match x {
+            Features::Dense(a) => Box::new(|j| a.column(j).to_vec()),
+            Features::DenseF32(a) => Box::new(|j| a.column(j).iter().map(|&v| v.into()).collect()),
+            Features::Sparse(_) | Features::SparseView(_) => return Err(sparse_error()),
         };
-        let n_features = a.ncols();
+        let n_features = x.n_cols();
         crate::memory::check(
             || {
                 format!(
@@ -158,7 +161,7 @@ impl KBinsDiscretizer {
             .enumerate()
             .map(|(j, &on)| {
                 on.then(|| {
-                    let col: Vec<f64> = a.column(j).to_vec();
+                    let col = column(j);
                     bin_edges(&col, weights, self.n_bins, self.strategy).ok_or_else(|| {
                         Error::data(format!(
                             "feature {j} spans more than the largest f64; rescale it first"
@@ -356,10 +359,10 @@ impl FittedKBinsDiscretizer {
     /// pass through. Output is dense.
     pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         check_transform_input(x, self.edges.len())?;
-        let Features::Dense(a) = x else {
+        let Some(a) = x.dense_in_f64() else {
             return Err(sparse_error());
         };
-        let mut out = a.to_owned();
+        let mut out = a.into_owned();
         for mut row in out.rows_mut() {
             for (v, e) in row.iter_mut().zip(&self.edges) {
                 if let Some(e) = e {

@@ -301,6 +301,43 @@ mod tests {
         }
     }
 
+    /// Every transform fits and transforms `f32` input (row- and column-major) as the same
+    /// values in `f64`, and refuses a NaN in it by row and feature.
+    #[test]
+    fn f32_input_transforms_as_the_same_values_in_f64() {
+        use ndarray::{Array2, ShapeBuilder};
+        let x64 = Array2::from_shape_fn((7, 3), |(i, j)| {
+            f64::from(((i * 5 + j * 3) % 7) as f32 / 3.0 - 1.0)
+        });
+        let x32 = x64.mapv(|v| v as f32);
+        let mut fortran = Array2::zeros((7, 3).f());
+        fortran.assign(&x32);
+        let weights = [1.0, 2.0, 0.5, 1.0, 3.0, 1.0, 0.0];
+        for name in TRANSFORM_NAMES {
+            let t = Transform::from_name(name).unwrap();
+            let wide = Features::from(x64.view());
+            let want = t.fit(&wide).unwrap();
+            for x in [x32.view(), fortran.view()] {
+                let x = Features::from(x);
+                let fitted = t.fit(&x).unwrap();
+                assert_eq!(fitted, want, "{name}");
+                assert_eq!(
+                    fitted.transform(&x).unwrap(),
+                    want.transform(&wide).unwrap()
+                );
+                let weighted = t.fit_weighted(&x, Some(&weights)).unwrap();
+                assert_eq!(weighted, t.fit_weighted(&wide, Some(&weights)).unwrap());
+            }
+            let mut bad = fortran.clone();
+            bad[[4, 2]] = f32::NAN;
+            let bad = Features::from(bad.view());
+            for e in [t.fit(&bad).unwrap_err(), want.transform(&bad).unwrap_err()] {
+                let e = e.to_string();
+                assert!(e.contains("row 5, feature 2"), "{name}: {e}");
+            }
+        }
+    }
+
     #[test]
     fn weights_are_checked() {
         assert!(check_weights(None, 3).is_ok());

@@ -11,6 +11,8 @@
 //! bias, `sum_{k <= Q} C(d, k)` with `interaction_only`. It grows as `d^Q / Q!`, which is
 //! the price of the transform in computation, storage and VC dimension (`d_vc <= C(Q + d, d)`).
 
+use hyperplane_kernels::csr::Value;
+use ndarray::{ArrayBase, Data, Ix2};
 use serde::{Deserialize, Serialize};
 
 use crate::data::Features;
@@ -104,7 +106,9 @@ impl PolynomialFeatures {
         _weights: Option<&[f64]>,
     ) -> Result<FittedPolynomialFeatures> {
         x.check_fit_input()?;
-        dense(x)?;
+        if x.is_sparse() {
+            return Err(sparse_error());
+        }
         let d = x.n_cols();
         match z_dimension(d, self.degree, self.interaction_only, self.include_bias) {
             Some(0) => Err(Error::param(
@@ -141,16 +145,13 @@ fn check_memory(d: usize, q: usize, z: Option<usize>, rows: usize) -> Result<()>
     )
 }
 
-/// The dense matrix inside `x`; sparse input is [`Error::Unsupported`].
-fn dense<'x>(x: &'x Features) -> Result<ndarray::ArrayView2<'x, f64>> {
-    match x {
-        Features::Dense(a) => Ok(a.view()),
-        Features::Sparse(_) | Features::SparseView(_) => Err(Error::Unsupported {
-            model: "PolynomialFeatures".into(),
-            what: "sparse input (its products would be built densely); convert to dense \
-                   features first if the output, of z_dimension columns, fits in memory"
-                .into(),
-        }),
+/// What sparse input is: [`Error::Unsupported`].
+fn sparse_error() -> Error {
+    Error::Unsupported {
+        model: "PolynomialFeatures".into(),
+        what: "sparse input (its products would be built densely); convert to dense \
+               features first if the output, of z_dimension columns, fits in memory"
+            .into(),
     }
 }
 
@@ -214,7 +215,18 @@ impl FittedPolynomialFeatures {
     /// `Phi_Q(x)` row by row, each monomial one multiplication from its parent.
     pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         check_transform_input(x, self.n_features_in)?;
-        let a = dense(x)?;
+        match x {
+            Features::Dense(a) => self.expand(a),
+            Features::DenseF32(a) => self.expand(a),
+            Features::Sparse(_) | Features::SparseView(_) => Err(sparse_error()),
+        }
+    }
+
+    /// [`transform`](Self::transform) of a dense matrix (values read as `f64`).
+    fn expand<S: Data>(&self, a: &ArrayBase<S, Ix2>) -> Result<Features<'static>>
+    where
+        S::Elem: Value,
+    {
         let p = &self.params;
         check_memory(
             self.n_features_in,
@@ -229,7 +241,7 @@ impl FittedPolynomialFeatures {
         for (row, mut z) in a.rows().into_iter().zip(out.rows_mut()) {
             values[0] = 1.0;
             for (m, mono) in list.iter().enumerate() {
-                values[m + 1] = values[mono.parent] * row[mono.last];
+                values[m + 1] = values[mono.parent] * row[mono.last].get();
             }
             z.iter_mut().zip(&values[skip..]).for_each(|(o, v)| *o = *v);
         }

@@ -1,5 +1,7 @@
 //! Feature scaling: standardisation `z = (x - mean) / std` and min-max scaling onto a range.
 
+use hyperplane_kernels::csr::Value;
+use ndarray::{ArrayBase, Data, Ix2};
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Features, RowAccess};
@@ -85,7 +87,8 @@ impl StandardScaler {
             });
         }
         let (mean, var, total) = match x {
-            Features::Dense(a) => column_mean_var(a.view(), weights),
+            Features::Dense(a) => column_mean_var(a, weights),
+            Features::DenseF32(a) => column_mean_var(a, weights),
             Features::Sparse(s) => sparse_column_mean_var(s, weights),
             Features::SparseView(s) => sparse_column_mean_var(s, weights),
         };
@@ -111,10 +114,13 @@ impl StandardScaler {
 }
 
 /// Weighted column means and population variances of a dense matrix, and the total weight.
-fn column_mean_var(
-    a: ndarray::ArrayView2<f64>,
+fn column_mean_var<S: Data + Sync>(
+    a: &ArrayBase<S, Ix2>,
     weights: Option<&[f64]>,
-) -> (Vec<f64>, Vec<f64>, f64) {
+) -> (Vec<f64>, Vec<f64>, f64)
+where
+    S::Elem: Value,
+{
     let n_cols = a.ncols();
     let w = |i: usize| weights.map_or(1.0, |w| w[i]);
     let total: f64 = weights.map_or(a.nrows() as f64, |w| w.iter().sum());
@@ -127,7 +133,7 @@ fn column_mean_var(
     for (i, row) in a.rows().into_iter().enumerate() {
         let wi = w(i);
         for (j, &v) in row.iter().enumerate() {
-            let d = v - mean[j];
+            let d = v.get() - mean[j];
             correction[j] += wi * d;
             sq[j] += wi * d * d;
         }
@@ -202,9 +208,9 @@ impl FittedStandardScaler {
     /// has its stored values multiplied by `1 / scale` and stays sparse.
     pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         check_transform_input(x, self.n_features)?;
-        match x {
-            Features::Dense(a) => {
-                let mut out = a.to_owned();
+        match x.dense_in_f64() {
+            Some(a) => {
+                let mut out = a.into_owned();
                 for mut row in out.rows_mut() {
                     if let Some(mean) = &self.mean {
                         row.iter_mut().zip(mean).for_each(|(v, m)| *v -= m);
@@ -215,7 +221,7 @@ impl FittedStandardScaler {
                 }
                 Ok(Features::from(out))
             }
-            Features::Sparse(_) | Features::SparseView(_) => {
+            None => {
                 if self.mean.is_some() {
                     return Err(Error::Unsupported {
                         model: "StandardScaler fitted with with_mean = true".into(),
@@ -301,20 +307,11 @@ impl MinMaxScaler {
         }
         x.check_fit_input()?;
         check_weights(weights, x.n_rows())?;
-        let Features::Dense(a) = x else {
-            return Err(sparse_minmax_error());
+        let (data_min, data_max) = match x {
+            Features::Dense(a) => column_range(a, weights),
+            Features::DenseF32(a) => column_range(a, weights),
+            Features::Sparse(_) | Features::SparseView(_) => return Err(sparse_minmax_error()),
         };
-        let n = a.ncols();
-        let (mut data_min, mut data_max) = (vec![f64::INFINITY; n], vec![f64::NEG_INFINITY; n]);
-        for (i, row) in a.rows().into_iter().enumerate() {
-            if weights.is_some_and(|w| w[i] == 0.0) {
-                continue;
-            }
-            for (j, &v) in row.iter().enumerate() {
-                data_min[j] = data_min[j].min(v);
-                data_max[j] = data_max[j].max(v);
-            }
-        }
         let scale: Vec<f64> = data_min
             .iter()
             .zip(&data_max)
@@ -335,6 +332,28 @@ impl MinMaxScaler {
             min,
         })
     }
+}
+
+/// The least and the greatest value of each column over the rows of nonzero weight.
+fn column_range<S: Data + Sync>(
+    a: &ArrayBase<S, Ix2>,
+    weights: Option<&[f64]>,
+) -> (Vec<f64>, Vec<f64>)
+where
+    S::Elem: Value,
+{
+    let n = a.ncols();
+    let (mut data_min, mut data_max) = (vec![f64::INFINITY; n], vec![f64::NEG_INFINITY; n]);
+    for i in 0..a.nrows() {
+        if weights.is_some_and(|w| w[i] == 0.0) {
+            continue;
+        }
+        a.for_each_in_row(i, |j, v| {
+            data_min[j] = data_min[j].min(v);
+            data_max[j] = data_max[j].max(v);
+        });
+    }
+    (data_min, data_max)
 }
 
 /// A fitted [`MinMaxScaler`].
@@ -375,10 +394,10 @@ impl FittedMinMaxScaler {
     /// `x * scale + min`, column by column (dense only).
     pub fn transform(&self, x: &Features) -> Result<Features<'static>> {
         check_transform_input(x, self.n_features_in())?;
-        let Features::Dense(a) = x else {
+        let Some(a) = x.dense_in_f64() else {
             return Err(sparse_minmax_error());
         };
-        let mut out = a.to_owned();
+        let mut out = a.into_owned();
         for mut row in out.rows_mut() {
             for ((v, s), m) in row.iter_mut().zip(&self.scale).zip(&self.min) {
                 *v = *v * s + m;
@@ -538,7 +557,7 @@ mod tests {
             Err(Error::NonFinite { .. })
         ));
         assert!(MinMaxScaler::new().fit(&nan).is_err());
-        let empty = Features::from(Array2::zeros((0, 2)));
+        let empty = Features::from(Array2::<f64>::zeros((0, 2)));
         assert!(StandardScaler::new().fit(&empty).is_err());
         let x = Features::from(array![[1.0], [2.0]]);
         assert!(StandardScaler::new()

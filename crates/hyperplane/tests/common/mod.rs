@@ -30,6 +30,22 @@ pub fn csv(name: &str, skip: usize) -> Dataset<'static> {
     Dataset::new(x.into(), &y).unwrap()
 }
 
+/// scikit-learn's diabetes data (the first `rows` of 442 rows x 10, unscaled), vendored.
+pub fn diabetes(rows: usize) -> Dataset<'static> {
+    let read = |name: &str| -> Vec<Vec<f64>> {
+        std::fs::read_to_string(format!("{DIR}/tests/data/{name}"))
+            .unwrap()
+            .lines()
+            .take(rows)
+            .map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect())
+            .collect()
+    };
+    let (x, y) = (read("diabetes_data_raw.csv"), read("diabetes_target.csv"));
+    let x = Array2::from_shape_fn((x.len(), x[0].len()), |(i, j)| x[i][j]);
+    let y = Array2::from_shape_fn((y.len(), 1), |(i, _)| y[i][0]);
+    Dataset::regression(x.into(), y).unwrap()
+}
+
 /// The data set with its features standardised (population standard deviation).
 pub fn standardised(data: Dataset) -> Dataset<'static> {
     let x = StandardScaler::new()
