@@ -157,8 +157,8 @@ struct TrainArgs {
     /// A parameter as NAME=VALUE; repeat for several.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-    /// How a binary learner (perceptron, pocket, logistic-regression, sgd) meets more than
-    /// two classes: one-vs-all (default) or one-vs-one. Same as --param multiclass=...
+    /// How a binary kind ("two classes" in `hyperplane kinds`) meets more than two classes:
+    /// one-vs-all (default) or one-vs-one. Same as --param multiclass=...
     #[arg(long, value_name = "ova|ovo")]
     multiclass: Option<String>,
     /// Map the features through the polynomial transform Phi_Q (every monomial of degree

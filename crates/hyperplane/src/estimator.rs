@@ -123,6 +123,10 @@ pub struct KindInfo {
     /// likelihood is `prod_j P(t_j | c)^{x_j}` over the counts `x_j`.
     #[serde(skip)]
     pub text_counts: bool,
+    /// Whether it can start from the least-squares weights (`pipeline.init=linreg`, the
+    /// courses' initialisation of PLA, pocket and logistic regression; see
+    /// [`Kind::warm_started`]).
+    pub least_squares_start: bool,
     /// What it is, in one line.
     pub about: &'static str,
 }
@@ -137,6 +141,7 @@ impl KindInfo {
             binary: false,
             categorical_input: false,
             text_counts: false,
+            least_squares_start: false,
             about,
         }
     }
@@ -169,6 +174,14 @@ impl KindInfo {
     pub const fn reading_text_counts(self) -> Self {
         KindInfo {
             text_counts: true,
+            ..self
+        }
+    }
+
+    /// The same kind, able to start from the least-squares weights.
+    pub const fn starting_from_least_squares(self) -> Self {
+        KindInfo {
+            least_squares_start: true,
             ..self
         }
     }
@@ -214,7 +227,9 @@ pub trait Kind:
     }
     /// The learner started from the least-squares weights of binary `data` (the courses'
     /// initialisation of PLA, pocket and logistic regression); `None` for a learner that
-    /// has no starting weights.
+    /// has no starting weights. A kind that overrides it says so in its `INFO`
+    /// ([`KindInfo::starting_from_least_squares`]), which the pipeline reads before any
+    /// data is seen.
     fn warm_started(&self, _data: &Dataset) -> Result<Option<Self>> {
         Ok(None)
     }

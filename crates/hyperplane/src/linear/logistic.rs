@@ -398,7 +398,8 @@ impl Kind for LogisticRegression {
         "logistic-regression",
         super::CLASSIFIER_GROUP,
         "L2-regularised cross-entropy; Newton, L-BFGS, gradient descent or SGD",
-    );
+    )
+    .starting_from_least_squares();
     /// SGD visits the rows in order; the other solvers see them all at once.
     fn depends_on_row_order(&self) -> bool {
         self.training.solver == Solver::Sgd

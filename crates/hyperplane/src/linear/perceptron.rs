@@ -210,7 +210,8 @@ impl Kind for Perceptron {
         Self::KIND,
         super::CLASSIFIER_GROUP,
         "the perceptron learning algorithm (PLA), cyclic or random order",
-    );
+    )
+    .starting_from_least_squares();
     fn depends_on_row_order(&self) -> bool {
         true
     }

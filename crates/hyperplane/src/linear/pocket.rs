@@ -101,7 +101,8 @@ impl Kind for Pocket {
         Self::KIND,
         super::CLASSIFIER_GROUP,
         "PLA keeping the weights of least in-sample error",
-    );
+    )
+    .starting_from_least_squares();
     fn depends_on_row_order(&self) -> bool {
         true
     }

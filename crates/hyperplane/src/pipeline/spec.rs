@@ -28,7 +28,9 @@ use crate::transform::{
 use crate::with_rows;
 use ndarray::Array2;
 
-use super::{kind_info, FitOptions, InputStage, Learner, Pipeline, PlaStart, TrainingScore};
+use super::{
+    kind_info, registry, FitOptions, InputStage, Learner, Pipeline, PlaStart, TrainingScore,
+};
 
 crate::choice_enum! {
     /// The text vectorizer of a pipeline.
@@ -126,6 +128,33 @@ const ALIASES: [(&str, &str); 1] = [("bin_strategy", "discretizer.strategy")];
 /// Parameters of a component that the pipeline sets itself.
 fn hidden(component: &str, name: &str) -> bool {
     component == "discretizer" && name == "columns"
+}
+
+/// Why a parameter does nothing for the kind of `info`, when it does not: the discretizer
+/// bins numeric columns for the kinds that read categories, the multiclass reduction is
+/// for binary classifiers, `init` for the kinds that start from least squares.
+fn unused_by(info: &KindInfo, component: &str, name: &str) -> Option<String> {
+    let kinds = |keep: fn(&KindInfo) -> bool| -> String {
+        let names: Vec<&str> = registry().filter(|k| keep(k)).map(|k| k.name).collect();
+        names.join(", ")
+    };
+    let kind = info.name;
+    match (component, name) {
+        ("discretizer", _) if !info.categorical_input => Some(format!(
+            "{kind} reads numeric columns as numbers; the discretizer bins them for the kinds \
+             that read categories ({})",
+            kinds(|k| k.categorical_input)
+        )),
+        ("pipeline", "multiclass") if !info.binary => Some(format!(
+            "{kind} is not a binary classifier; the multiclass reduction is for {}",
+            kinds(|k| k.binary)
+        )),
+        ("pipeline", "init") if !info.least_squares_start => Some(format!(
+            "{kind} has no starting weights; the kinds that start from least squares are {}",
+            kinds(|k| k.least_squares_start)
+        )),
+        _ => None,
+    }
 }
 
 /// A component's error about its parameter `bare`, naming it as the user wrote it.
@@ -437,10 +466,14 @@ impl PipelineSpec {
         };
         for (name, value) in &self.settings {
             match c.locate(self.info.name, name, value)? {
-                Place::Found(component, bare) => c
-                    .get_mut(component)
-                    .set_param(&bare, value)
-                    .map_err(|e| named_as_given(e, &bare, name))?,
+                Place::Found(component, bare) => {
+                    if let Some(reason) = unused_by(self.info, COMPONENTS[component], &bare) {
+                        return Err(Error::param(name, value, reason));
+                    }
+                    c.get_mut(component)
+                        .set_param(&bare, value)
+                        .map_err(|e| named_as_given(e, &bare, name))?
+                }
                 Place::Deferred(e) if strict => return Err(e),
                 Place::Deferred(_) => {}
             }
@@ -460,16 +493,13 @@ impl PipelineSpec {
         Ok(self.components(false)?.parameters())
     }
 
-    /// [`PipelineSpec::parameters`] without those this kind never uses: the discretizer's
-    /// unless the kind reads categories (it bins numeric columns for it), the multiclass
-    /// reduction unless the kind is binary.
+    /// [`PipelineSpec::parameters`] without those this kind never uses, which it refuses
+    /// when set: the discretizer's unless the kind reads categories (it bins numeric
+    /// columns for it), the multiclass reduction unless the kind is binary, `init` unless
+    /// the kind starts from least squares.
     pub fn applicable_parameters(&self) -> Result<Vec<(String, &'static str, ParamSpec)>> {
         let mut parameters = self.parameters()?;
-        parameters.retain(|(_, component, p)| match (*component, p.name) {
-            ("discretizer", _) => self.info.categorical_input,
-            ("pipeline", "multiclass") => self.info.binary,
-            _ => true,
-        });
+        parameters.retain(|(_, component, p)| unused_by(self.info, component, p.name).is_none());
         Ok(parameters)
     }
 
@@ -799,7 +829,7 @@ mod tests {
     use super::*;
     use crate::param::check_schema;
 
-    /// Every parameter of every kind's pipeline (each vectorizer kind too) reads its default
+    /// Every parameter a kind's pipeline applies (each vectorizer kind too) reads its default
     /// as a typed value by one of its declared forms, and setting that value back leaves
     /// every value as it was.
     #[test]
@@ -808,7 +838,7 @@ mod tests {
             for vectorizer in ["count", "tfidf", "hashing"] {
                 let mut spec = PipelineSpec::new(info.name).unwrap();
                 spec.set_param("vectorizer", vectorizer).unwrap();
-                let before = spec.parameters().unwrap();
+                let before = spec.applicable_parameters().unwrap();
                 for (name, _, p) in &before {
                     let value = p.read(&p.default).unwrap_or_else(|| {
                         panic!(
@@ -820,7 +850,7 @@ mod tests {
                     spec.set_value(name, &value)
                         .unwrap_or_else(|e| panic!("{}: {name} = {value}: {e}", info.name));
                 }
-                let after = spec.parameters().unwrap();
+                let after = spec.applicable_parameters().unwrap();
                 let defaults = |ps: &[(String, &str, ParamSpec)]| -> Vec<(String, String)> {
                     ps.iter()
                         .map(|(n, _, p)| (n.clone(), p.default.clone()))
@@ -1055,6 +1085,33 @@ mod tests {
                 "linreg",
                 "write model.init=linreg or pipeline.init=linreg",
             ),
+            // a setting the kind would ignore is refused, saying which kinds take it
+            (
+                "svc",
+                "init",
+                "linreg",
+                "svc has no starting weights; the kinds that start from least squares are \
+                 perceptron, pocket, logistic-regression",
+            ),
+            (
+                "multinomial-nb",
+                "multiclass",
+                "ovo",
+                "multinomial-nb is not a binary classifier",
+            ),
+            (
+                "svc",
+                "pipeline.multiclass",
+                "ova",
+                "the multiclass reduction is for",
+            ),
+            (
+                "gaussian-nb",
+                "n_bins",
+                "5",
+                "gaussian-nb reads numeric columns as numbers; the discretizer bins them for \
+                 the kinds that read categories (categorical-nb",
+            ),
         ];
         for (kind, name, value, expected) in cases {
             let e = spec(kind, &[(name, value)]).unwrap_err().to_string();
@@ -1075,6 +1132,27 @@ mod tests {
             (c.pipeline.init, c.pipeline.scale),
             (Init::Linreg, Scaling::Standard)
         );
+    }
+
+    #[test]
+    fn a_kind_starts_from_least_squares_exactly_when_its_entry_says_so() {
+        let x = Array2::from_shape_fn((40, 2), |(i, j)| ((i * 3 + j * 5) % 7) as f64 - 3.0);
+        let y: Vec<Label> = (0..40)
+            .map(|i| Label::Int(i64::from(x[[i, 0]] > 0.0)))
+            .collect();
+        let data = Dataset::new(x.into(), &y).unwrap();
+        for info in registry().filter(|k| k.binary) {
+            let learner = Learner::from_kind(info.name).unwrap();
+            let started = learner.0.warm_started(&data).unwrap().is_some();
+            assert_eq!(started, info.least_squares_start, "{}", info.name);
+            let listed = spec(info.name, &[])
+                .unwrap()
+                .applicable_parameters()
+                .unwrap()
+                .iter()
+                .any(|(_, component, p)| *component == "pipeline" && p.name == "init");
+            assert_eq!(listed, info.least_squares_start, "{}", info.name);
+        }
     }
 
     #[test]
