@@ -3,7 +3,7 @@
 //! (`prlimit --as`) and a time limit and must end with the expected status, one line on
 //! stderr that names the problem, and no panic.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

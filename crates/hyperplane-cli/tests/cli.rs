@@ -1,6 +1,6 @@
 //! The `hyperplane` binary end to end: every command, its JSON, and its errors on bad input.
 
-mod common;
+use crate::common;
 
 use common::{fails, ok, s, write};
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! piling up. (Unix: symbolic links, SIGKILL.)
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! Linear models from the command line: training, inspecting convergence and margins,
 //! multiclass reductions, the polynomial transform and regression.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

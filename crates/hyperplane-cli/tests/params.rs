@@ -1,6 +1,6 @@
 //! `--param` across the components of a pipeline, and the registry behind `hyperplane kinds`.
 
-mod common;
+use crate::common;
 
 use common::*;
 

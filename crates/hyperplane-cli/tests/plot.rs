@@ -1,7 +1,7 @@
 //! `hyperplane plot` subcommands end to end: boundary, learning-curve, bounds, growth,
 //! linreg-curve, pla and loss-curve.
 
-mod common;
+use crate::common;
 
 use common::{fails, hyperplane, ok, s};
 use std::path::{Path, PathBuf};

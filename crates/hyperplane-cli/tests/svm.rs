@@ -1,7 +1,7 @@
 //! Kernel SVMs from the command line: training on LIBSVM's own example, what `inspect`
 //! shows of the duals, and multiclass one-vs-one.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! `hyperplane theory ...` end to end: every command's JSON against known values, and
 //! one-line errors on bad input.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -6,7 +6,7 @@
 //! outputs on the `f32` rows are those on the `f64` rows. A kind that refuses the data
 //! refuses both with the same words.
 
-mod common;
+use crate::common;
 
 use hyperplane::data::{Dataset, Features};
 use hyperplane::estimator::Task;

@@ -5,7 +5,7 @@
 //! regressors the vendored diabetes data, novelty detectors the digits' rows. A kind with a
 //! `seed` fits with seed 7 where its other settings use one, with its default seed elsewhere.
 
-mod common;
+use crate::common;
 
 use hyperplane::estimator::Task;
 use hyperplane::pipeline::{registry, Learner};

@@ -5,7 +5,7 @@ use hyperplane::linear::{ClassWeight, LinearModel, Link, LogisticRegression, Sof
 use hyperplane::optim::Solver;
 use hyperplane::{Classifier, CsrMatrix, Dataset, Features, Fit, Label};
 
-mod common;
+use crate::common;
 
 use common::{csv, cv_accuracy, standardised};
 

@@ -8,7 +8,7 @@ use hyperplane::threads::Threads;
 use hyperplane::{Dataset, Params};
 use ndarray::Array2;
 
-mod common;
+use crate::common;
 
 use common::{csv, cv_accuracy, standardised};
 

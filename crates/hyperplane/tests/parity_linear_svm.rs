@@ -11,7 +11,7 @@ use hyperplane::linear::{LinearModel, LinearSvm, SvmLoss, SvmSolver};
 use hyperplane::{Classifier, Fit, Label};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
 

@@ -14,7 +14,7 @@ use hyperplane::Features;
 use ndarray::Array2;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
 

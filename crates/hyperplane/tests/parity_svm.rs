@@ -12,7 +12,7 @@ use hyperplane::{Classifier, Dataset, Features, Label, Params};
 use ndarray::Array2;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
 

@@ -6,7 +6,7 @@ use hyperplane::svm::{Dual, KernelKind, Svc, SvmModel};
 use hyperplane::{Dataset, Fit, Label};
 use ndarray::Array2;
 
-mod common;
+use crate::common;
 
 use common::{csv, cv_accuracy, standardised};
 

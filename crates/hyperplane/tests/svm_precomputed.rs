@@ -11,7 +11,7 @@ use hyperplane::{Classifier, Dataset, Error, Features, Label, Params};
 use ndarray::Array2;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 const DIR: &str = env!("CARGO_MANIFEST_DIR");
 const HEART_GAMMA: f64 = 1.0 / 13.0;
