@@ -210,7 +210,7 @@ fn no_kind_copies_a_borrowed_f32_matrix() {
     for fortran in [false, true] {
         let dense = dense_f32(&lent, rows, cols, fortran);
         let lend = |n: usize| {
-            let x: Features = dense.slice(ndarray::s![..n, ..]).into();
+            let x = Features::DenseF32(dense.slice(ndarray::s![..n, ..]).into());
             (x, 8 * n * cols)
         };
         let copied = copying_kinds(&lend, rows, &lent.labels, &lent.y);
@@ -259,7 +259,7 @@ fn a_network_in_f32_trains_on_a_borrowed_f32_matrix_without_its_copy() {
             // the copy of the f64 rows, so the measure sees a copy
             let copying = fit(x64.view().into());
             assert!(copying >= f32_bytes, "{}: {copying} bytes", info.name);
-            let lent_f32 = fit(x32.view().into());
+            let lent_f32 = fit(Features::DenseF32(x32.view().into()));
             assert!(
                 lent_f32 < f32_bytes / 4,
                 "{} (column-major {fortran}): {lent_f32} bytes at once for a matrix of {f32_bytes}",

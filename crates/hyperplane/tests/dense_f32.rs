@@ -80,7 +80,10 @@ fn column_major<T: Copy + num_traits::Zero>(x: &Array2<T>) -> Array2<T> {
 fn differences(learner: &Learner, task: Task, base: &Dataset, x32: &Array2<f32>) -> Vec<String> {
     let x64 = x32.mapv(f64::from);
     assert_eq!(x64.is_standard_layout(), x32.is_standard_layout());
-    let (f32s, f64s) = (Features::from(x32.view()), Features::from(x64.view()));
+    let (f32s, f64s) = (
+        Features::DenseF32(x32.view().into()),
+        Features::from(x64.view()),
+    );
     let from_f32 = outcome(learner, task, &with_features(base, f32s.clone()), &f32s);
     let from_f64 = outcome(learner, task, &with_features(base, f64s.clone()), &f64s);
     let mut found = Vec::new();
@@ -193,7 +196,7 @@ fn a_nan_in_f32_input_is_refused_naming_where() {
         // counts, which every kind takes (categories among them)
         let (x32, base) = data_in_f32(info.task, info.name, false);
         let model = learner
-            .fit(&with_features(&base, Features::from(x32.view())))
+            .fit(&with_features(&base, Features::DenseF32(x32.view().into())))
             .unwrap();
         for fortran in [false, true] {
             let mut bad = if fortran {
@@ -202,7 +205,7 @@ fn a_nan_in_f32_input_is_refused_naming_where() {
                 x32.clone()
             };
             bad[[41, 3]] = f32::NAN;
-            let x = Features::from(bad.view());
+            let x = Features::DenseF32(bad.view().into());
             let fit = learner.fit(&with_features(&base, x.clone())).unwrap_err();
             let predict = outputs(&model, info.task, &x).unwrap_err();
             for e in [fit.to_string(), predict] {

@@ -26,14 +26,16 @@ use crate::error::{Error, Result};
 /// use ndarray::array;
 /// // numpy's float32 array, lent as it is
 /// let x32 = array![[1.5f32, 0.0], [0.0, -2.0]];
-/// let x = Features::from(x32.view());
+/// let x = Features::DenseF32(x32.view().into());
 /// assert_eq!(x.to_dense(), array![[1.5, 0.0], [0.0, -2.0]]);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Features<'a> {
     /// A dense matrix, owned or a view of any layout.
     Dense(CowArray<'a, f64, Ix2>),
-    /// A dense matrix of `f32` values, owned or a view of any layout (numpy's `float32`).
+    /// A dense matrix of `f32` values, owned or a view of any layout (numpy's `float32`),
+    /// read in place: `Features::DenseF32(view.into())`. Not a `From` impl, so that an
+    /// untyped float array (`array![[1.0, 2.0]].into()`) stays `f64` without annotation.
     DenseF32(CowArray<'a, f32, Ix2>),
     /// Our own CSR matrix (`u32` indices, `f64` values), as readers and vectorizers build it.
     Sparse(CsrMatrix),
@@ -238,20 +240,6 @@ impl<'a> From<ArrayView2<'a, f64>> for Features<'a> {
     }
 }
 
-/// A dense matrix of `f32`, kept in `f32`.
-impl From<Array2<f32>> for Features<'_> {
-    fn from(a: Array2<f32>) -> Self {
-        Features::DenseF32(a.into())
-    }
-}
-
-/// A dense view of `f32` of any layout, borrowed as it is (numpy's `float32`, no copy).
-impl<'a> From<ArrayView2<'a, f32>> for Features<'a> {
-    fn from(a: ArrayView2<'a, f32>) -> Self {
-        Features::DenseF32(a.into())
-    }
-}
-
 impl From<CsrMatrix> for Features<'_> {
     fn from(s: CsrMatrix) -> Self {
         Features::Sparse(s)
@@ -366,8 +354,8 @@ mod tests {
             Features::from(d.clone()),
             Features::from(fortran),
             csr,
-            Features::from(d32.view()),
-            Features::from(fortran32.view()),
+            Features::DenseF32(d32.view().into()),
+            Features::DenseF32(fortran32.view().into()),
         ] {
             match x.check_finite("X") {
                 Err(Error::NonFinite {
@@ -404,7 +392,9 @@ mod tests {
         let e = x.check_fit_input().unwrap_err().to_string();
         assert!(e.contains("row 2") && e.contains("feature 1"), "{e}");
         let x32 = array![[1.0f32, 2.0], [3.0, f32::NAN]];
-        let e32 = Features::from(x32.view()).check_fit_input().unwrap_err();
+        let e32 = Features::DenseF32(x32.view().into())
+            .check_fit_input()
+            .unwrap_err();
         assert_eq!(e32.to_string(), e);
         let e = x.check_predict_input(3).unwrap_err().to_string();
         assert!(e.contains('3') && e.contains('2'), "{e}");
@@ -432,7 +422,7 @@ mod tests {
                 wide.add_row_scaled(i, 0.7, &mut b);
                 assert_eq!(a, b);
             }
-            let f = Features::from(x);
+            let f = Features::DenseF32(x.into());
             assert_eq!(f.to_dense(), wide);
             assert_eq!(f.to_sparse(), CsrMatrix::from_dense(wide.view()));
             assert_eq!((f.nnz(), f.is_sparse()), (9, false));

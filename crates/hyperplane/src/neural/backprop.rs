@@ -1022,7 +1022,7 @@ mod tests {
             // the same values in f64, in the same layout
             let wide = x32.mapv(f64::from);
             assert_eq!(wide.strides(), x32.strides());
-            let (x32, wide) = (Features::from(x32), Features::from(wide));
+            let (x32, wide) = (Features::DenseF32(x32.into()), Features::from(wide));
             for (order, size) in [(&shuffled, 50), (&in_order, 200)] {
                 for dtype in [Dtype::F32, Dtype::F64] {
                     let run = |x: &Features| {

@@ -318,7 +318,7 @@ mod tests {
             let wide = Features::from(x64.view());
             let want = t.fit(&wide).unwrap();
             for x in [x32.view(), fortran.view()] {
-                let x = Features::from(x);
+                let x = Features::DenseF32(x.into());
                 let fitted = t.fit(&x).unwrap();
                 assert_eq!(fitted, want, "{name}");
                 assert_eq!(
@@ -330,7 +330,7 @@ mod tests {
             }
             let mut bad = fortran.clone();
             bad[[4, 2]] = f32::NAN;
-            let bad = Features::from(bad.view());
+            let bad = Features::DenseF32(bad.view().into());
             for e in [t.fit(&bad).unwrap_err(), want.transform(&bad).unwrap_err()] {
                 let e = e.to_string();
                 assert!(e.contains("row 5, feature 2"), "{name}: {e}");
