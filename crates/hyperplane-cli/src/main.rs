@@ -106,7 +106,10 @@ A LIBSVM model file is read wherever a model file is (predict, evaluate, inspect
 classes are listed sorted, as ours are, whatever order LIBSVM kept them in.")]
     Export(ExportArgs),
     /// Train a spam filter on the built-in SpamAssassin corpus, end to end, in seconds.
-    #[command(after_help = "Example:\n  hyperplane demo --out spam-model.json")]
+    #[command(after_help = "Examples:
+  hyperplane demo --out spam-model.json
+  hyperplane demo --unpack mail      # the e-mails as files, to train on yourself:
+  hyperplane train --data mail --model multinomial-nb --out spam.json")]
     Demo(DemoArgs),
     /// Learning theory: Hoeffding, growth functions, B(N, k), shattering, VC bound, coins.
     #[command(subcommand)]
@@ -279,6 +282,11 @@ struct DemoArgs {
     /// Print JSON instead of a report.
     #[arg(long)]
     json: bool,
+    /// Write the corpus to DIR as a class folder (DIR/ham, DIR/spam: one file per e-mail,
+    /// the layout `train --data DIR` reads) instead of running the demo. DIR must be new or
+    /// empty.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "seed", "json"])]
+    unpack: Option<PathBuf>,
 }
 
 /// The kinds after the examples of `train --help`, from the registry.

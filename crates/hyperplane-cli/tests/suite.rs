@@ -10,5 +10,6 @@ mod crash_safe;
 mod linear;
 mod params;
 mod plot;
+mod readme;
 mod svm;
 mod theory;

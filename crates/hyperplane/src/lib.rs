@@ -7,8 +7,9 @@
 //! squares and ridge, one-vs-all and one-vs-one, the transform `Phi_Q`), the
 //! learning-theory toolkit, plots, and everything around them: readers, text vectorizers,
 //! encoders and discretizers, splits, cross-validation, metrics and model files; and the
-//! support vector machines (the maximum-margin classifier, and LIBSVM's kernel C-SVC,
-//! nu-SVC, epsilon- and nu-SVR by SMO). Neural networks come next.
+//! support vector machines (the maximum-margin classifier, the linear SVM, and LIBSVM's
+//! kernel C-SVC, nu-SVC, epsilon- and nu-SVR and one-class SVM by SMO); and multilayer
+//! perceptrons (`mlp`, `mlp-regressor`: Adam, SGD with momentum, L-BFGS).
 //!
 //! ## Data flows one way
 //!
@@ -192,8 +193,8 @@
 //!   wait for the kernel SVMs or the neural network for more.
 //! - PLA halts only on separable data (the budget stops it otherwise, with a warning); use
 //!   pocket or logistic regression on real data.
-//! - Everything computes in `f64` (borrowed `f32` values are widened as they are read) on
-//!   one machine; training statistics merge
+//! - Everything computes in `f64` but the network's `dtype=f32` (`f32` input is widened
+//!   exactly as it is read), on one machine; training statistics merge
 //!   (`partial_fit`, `merge`, through the registry [`pipeline::Learner::incremental`]) and
 //!   objectives are sums over rows, so out-of-core and distributed training need no new
 //!   algorithms.
@@ -205,6 +206,11 @@ pub mod context;
 pub mod data;
 #[cfg(feature = "corpus")]
 pub mod datasets;
+
+/// The README's Rust program, compiled and run as a doctest so it stays true.
+#[cfg(all(doctest, feature = "corpus"))]
+#[doc = include_str!("../../../README.md")]
+pub struct Readme;
 pub mod error;
 pub mod estimator;
 mod intern;

@@ -29,6 +29,14 @@ const SAMPLES: [&str; 2] = [
 ];
 
 pub fn demo(a: DemoArgs) -> Result<String> {
+    if let Some(dir) = &a.unpack {
+        let n = datasets::write_spamassassin(dir)?;
+        let d = dir.display();
+        return Ok(format!(
+            "wrote {n} e-mails to {d}/ham and {d}/spam\n\
+             next: hyperplane train --data {d} --model multinomial-nb --out spam.json\n"
+        ));
+    }
     let mut out = String::new();
     let started = Instant::now();
     let input = {

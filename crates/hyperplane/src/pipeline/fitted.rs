@@ -169,7 +169,7 @@ impl Pipeline {
             _ => return Err(mismatch()),
         };
         if !self.transforms.is_empty() {
-            x = super::spec::dense_for_transforms(&self.input, x);
+            x = super::spec::dense_for_transforms(&self.input, x)?;
         }
         for t in &self.transforms {
             x = t.transform(&x)?;

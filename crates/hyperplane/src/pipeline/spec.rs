@@ -733,7 +733,7 @@ impl Components {
         if specs.is_empty() {
             return Ok((Vec::new(), x));
         }
-        let mut x = dense_for_transforms(input, x).into_owned();
+        let mut x = dense_for_transforms(input, x)?.into_owned();
         let mut fitted = Vec::new();
         for spec in specs {
             let t = spec.fit(&x)?;
@@ -767,13 +767,31 @@ fn overflowed(e: Error, kind: &str, x: &Features) -> Error {
 /// What fitting says of unlabelled data.
 const NEEDS_LABELS: &str = "training needs one label per row";
 
-/// A table's one-hot CSR features as a dense matrix, for the transforms that follow the
-/// encoder (discretizer, polynomial features, scalers), which work on dense columns;
-/// anything else as it is.
-pub(super) fn dense_for_transforms<'a>(input: &InputStage, x: Features<'a>) -> Features<'a> {
+/// Sparse numeric rows (a table's one-hot CSR features, a LIBSVM matrix) as a dense
+/// matrix, for the transforms that follow the input stage (discretizer, polynomial
+/// features, scalers), which work on dense columns, once the dense matrix is known to fit
+/// the memory budget; dense features, and text (whose vocabulary makes a dense matrix
+/// absurd), as they are.
+pub(super) fn dense_for_transforms<'a>(
+    input: &InputStage,
+    x: Features<'a>,
+) -> Result<Features<'a>> {
     match input {
-        InputStage::Table(_) if x.is_sparse() => Features::from(x.to_dense()),
-        _ => x,
+        InputStage::Table(_) | InputStage::Matrix { .. } if x.is_sparse() => {
+            crate::memory::check(
+                || {
+                    format!(
+                        "the dense form of {} rows x {} features, for the transforms",
+                        x.n_rows(),
+                        x.n_cols()
+                    )
+                },
+                &[x.n_rows(), x.n_cols()],
+                8,
+            )?;
+            Ok(Features::from(x.to_dense()))
+        }
+        _ => Ok(x),
     }
 }
 

@@ -149,8 +149,8 @@ fn check_memory(d: usize, q: usize, z: Option<usize>, rows: usize) -> Result<()>
 fn sparse_error() -> Error {
     Error::Unsupported {
         model: "PolynomialFeatures".into(),
-        what: "sparse input (its products would be built densely); convert to dense \
-               features first if the output, of z_dimension columns, fits in memory"
+        what: "sparse input: its products are dense, so it takes dense features (a \
+               pipeline makes CSV and LIBSVM rows dense for it, not text)"
             .into(),
     }
 }
