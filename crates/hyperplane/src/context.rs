@@ -7,8 +7,8 @@
 //! runs a computation in a pool of its own threads, each of which sees the context; the
 //! library reads it where it matters:
 //!
-//! - [`memory::check`](crate::memory::check) compares sizes with [`budget`] before
-//!   allocating;
+//! - [`memory::check`](crate::memory::check) compares sizes with
+//!   [`memory::budget`](crate::memory::budget) before allocating;
 //! - long fits [`report`] their progress (a network's epoch and loss) to the sink;
 //! - every solver loop (SMO, L-BFGS, Newton, coordinate descent, SGD and PLA epochs, a
 //!   network's epochs) calls [`checkpoint`], which fails with [`Error::Cancelled`] once
@@ -54,7 +54,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::threads::Threads;
+use crate::threads::{Threads, MAX_THREADS};
 
 /// What receives progress reports: one line of text each.
 pub type Sink = Arc<dyn Fn(&str) + Send + Sync>;
@@ -202,11 +202,45 @@ pub(crate) fn enter(context: Option<Arc<Context>>) {
     CURRENT.with(|c| *c.borrow_mut() = context);
 }
 
-/// The memory budget of the current context, or the default outside one.
-pub fn budget() -> u64 {
-    current()
-        .and_then(|c| c.memory_budget)
-        .unwrap_or_else(crate::memory::default_budget)
+/// The memory budget the current context sets, if it runs in one that does
+/// ([`memory::budget`](crate::memory::budget) falls back to the default).
+pub(crate) fn budget_set() -> Option<u64> {
+    current().and_then(|c| c.memory_budget)
+}
+
+/// Running work with a number of threads is running it in a pool whose threads see the
+/// caller's context, so it is defined here, beside the context it carries.
+impl Threads {
+    /// Runs `f` with this many threads, in the current [context](crate::context).
+    pub fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> Result<R> {
+        match self {
+            // on a thread of the current pool: a parallel step started from outside the pool
+            // hands its work to the pool and sleeps until it is done, two context switches
+            // per step (12% of a network's epoch, measured); `join` from outside the pool
+            // runs both halves on the pool, from inside it runs them here
+            Threads::All => Ok(rayon::join(f, || ()).0),
+            Threads::Count(n) => Ok(Threads::pool(n, current())?.install(f)),
+        }
+    }
+
+    /// A pool of `n` threads (1 to [`MAX_THREADS`]), each of which runs in `context`.
+    pub(crate) fn pool(n: usize, context: Option<Arc<Context>>) -> Result<rayon::ThreadPool> {
+        if n == 0 {
+            return Err(Error::param("threads", 0, "must be >= 1 (or auto)"));
+        }
+        if n > MAX_THREADS {
+            return Err(Error::param(
+                "threads",
+                n,
+                format!("at most {MAX_THREADS} (each thread is an operating-system thread with its own stack)"),
+            ));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .start_handler(move |_| enter(context.clone()))
+            .build()
+            .map_err(|e| Error::param("threads", n, format!("cannot start the threads: {e}")))
+    }
 }
 
 /// Sends the message `message` makes to the current context's progress sink; nothing is
@@ -250,34 +284,30 @@ mod tests {
         let outer = Context::new()
             .memory_budget(1000)
             .threads(Threads::Count(3));
-        let budgets: Vec<u64> = outer
-            .run(|| (0..64).into_par_iter().map(|_| budget()).collect())
+        let budgets: Vec<Option<u64>> = outer
+            .run(|| (0..64).into_par_iter().map(|_| budget_set()).collect())
             .unwrap();
-        assert!(budgets.iter().all(|&b| b == 1000), "{budgets:?}");
+        assert!(budgets.iter().all(|&b| b == Some(1000)), "{budgets:?}");
         let (inner, threads) = outer
             .run(|| {
                 Context::new()
                     .memory_budget(7)
-                    .run(|| (budget(), rayon::current_num_threads()))
+                    .run(|| (budget_set(), rayon::current_num_threads()))
             })
             .unwrap()
             .unwrap();
         assert_eq!(
             (inner, threads),
-            (7, 3),
+            (Some(7), 3),
             "budget set inside, threads inherited"
         );
         // a nested pool of a given size keeps the context too
         let nested = outer
-            .run(|| Threads::Count(2).run(budget))
+            .run(|| Threads::Count(2).run(budget_set))
             .unwrap()
             .unwrap();
-        assert_eq!(nested, 1000);
-        assert_eq!(
-            budget(),
-            crate::memory::default_budget(),
-            "outside any context"
-        );
+        assert_eq!(nested, Some(1000));
+        assert_eq!(budget_set(), None, "outside any context");
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub enum Error {
         what: String,
         /// Its size in bytes; `None` when it does not even fit a `u64`.
         bytes: Option<u64>,
-        /// The budget in bytes ([`crate::context::budget`]).
+        /// The budget in bytes ([`crate::memory::budget`]).
         budget: u64,
     },
 

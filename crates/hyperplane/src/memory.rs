@@ -6,13 +6,18 @@
 //! line's `--max-memory`), by default half of the physical memory (`MemTotal` of
 //! `/proc/meminfo` on Linux; 4 GiB where it cannot be read). Checks count the main buffers a step needs, not every small allocation.
 
-use crate::context::budget;
 #[cfg(doc)]
 use crate::context::Context;
 use crate::error::{Error, Result};
 
 /// The budget when `/proc/meminfo` cannot be read.
 const FALLBACK: u64 = 4 << 30;
+
+/// The memory budget of the current [context](crate::context), or [`default_budget`]
+/// outside one that sets it.
+pub fn budget() -> u64 {
+    crate::context::budget_set().unwrap_or_else(default_budget)
+}
 
 /// Half of the physical memory (`MemTotal` of `/proc/meminfo`), or 4 GiB where it cannot
 /// be read; at most half of the process's address-space limit (`ulimit -v`) when it has one.
@@ -128,6 +133,7 @@ mod tests {
     #[test]
     fn checks_against_the_budget() {
         assert!(default_budget() > 0);
+        assert_eq!(budget(), default_budget(), "outside any context");
         assert!(check(|| "a few numbers".into(), &[10, 10], 8).is_ok());
         let e = check(|| "a huge table".into(), &[1 << 40, 1 << 30], 8)
             .unwrap_err()

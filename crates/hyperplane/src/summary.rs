@@ -1,16 +1,17 @@
 //! What a fitted model shows of itself beyond predictions: the structured summary `inspect`
-//! prints ([`ModelSummary`], from [`FittedModel::summary`]) and the training curve
-//! `plot loss-curve` draws ([`LossCurve`], from [`FittedModel::loss_curve`]).
+//! prints ([`ModelSummary`], from
+//! [`FittedModel::summary`](crate::estimator::FittedModel::summary)) and the training curve
+//! `plot loss-curve` draws ([`LossCurve`], from
+//! [`FittedModel::loss_curve`](crate::estimator::FittedModel::loss_curve)).
 //!
 //! A kind fills in what it has; the pipeline and the command line read these through the
-//! [`FittedModel`] contract, never by knowing the kind's own types.
+//! [`FittedModel`](crate::estimator::FittedModel) contract, never by knowing the kind's own
+//! types.
 
 use serde::Serialize;
 
-#[cfg(doc)]
-use crate::estimator::FittedModel;
 use crate::optim::Convergence;
-use crate::score::{LinearModel, Link};
+use crate::score::Link;
 
 /// What `inspect` shows of a fitted model beyond its classes, features and priors: its
 /// linear scores, a regressor's weights, `(what, value)` lines, and its family's own
@@ -104,33 +105,13 @@ pub struct Duality {
 
 impl Duality {
     /// The duality figures of a report that has them.
-    fn of(c: &Convergence) -> Option<Self> {
+    pub(crate) fn of(c: &Convergence) -> Option<Self> {
         Some(Duality {
             primal_objective: c.objective?,
             dual_objective: c.dual_objective?,
             duality_gap: c.duality_gap?,
             iterations: c.iterations,
         })
-    }
-}
-
-impl LinearSummary {
-    /// The summary of `m`, named `name`.
-    pub fn new(name: String, m: &LinearModel) -> Self {
-        LinearSummary {
-            name,
-            link: m.link(),
-            intercept: m.intercept().to_vec(),
-            weight_norm: m
-                .coef()
-                .rows()
-                .into_iter()
-                .map(|r| r.dot(&r).sqrt())
-                .collect(),
-            nonzero_weights: m.coef().iter().filter(|&&v| v != 0.0).count(),
-            convergence: m.convergence().clone(),
-            duality: Duality::of(m.convergence()),
-        }
     }
 }
 

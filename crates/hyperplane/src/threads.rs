@@ -22,13 +22,13 @@
 //! # Ok::<(), hyperplane::Error>(())
 //! ```
 
-use crate::error::{Error, Result};
-
 /// The most threads a pool is built with: far above any core count, far below what would
 /// exhaust the operating system's threads or memory.
 pub const MAX_THREADS: usize = 1024;
 
-/// How many threads a computation may use.
+/// How many threads a computation may use. [`Threads::run`] (with the pools it builds, in
+/// [`context`](crate::context): every pool thread runs in its caller's context) runs work
+/// with them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Threads {
     /// rayon's global pool: all cores, or `RAYON_NUM_THREADS`.
@@ -42,40 +42,6 @@ impl Threads {
     /// `None` (the pipeline's `threads=auto`) is [`Threads::All`].
     pub fn from_setting(threads: Option<usize>) -> Self {
         threads.map_or(Threads::All, Threads::Count)
-    }
-
-    /// Runs `f` with this many threads, in the current [context](crate::context).
-    pub fn run<R: Send>(self, f: impl FnOnce() -> R + Send) -> Result<R> {
-        match self {
-            // on a thread of the current pool: a parallel step started from outside the pool
-            // hands its work to the pool and sleeps until it is done, two context switches
-            // per step (12% of a network's epoch, measured); `join` from outside the pool
-            // runs both halves on the pool, from inside it runs them here
-            Threads::All => Ok(rayon::join(f, || ()).0),
-            Threads::Count(n) => Ok(Threads::pool(n, crate::context::current())?.install(f)),
-        }
-    }
-
-    /// A pool of `n` threads (1 to [`MAX_THREADS`]), each of which runs in `context`.
-    pub(crate) fn pool(
-        n: usize,
-        context: Option<std::sync::Arc<crate::context::Context>>,
-    ) -> Result<rayon::ThreadPool> {
-        if n == 0 {
-            return Err(Error::param("threads", 0, "must be >= 1 (or auto)"));
-        }
-        if n > MAX_THREADS {
-            return Err(Error::param(
-                "threads",
-                n,
-                format!("at most {MAX_THREADS} (each thread is an operating-system thread with its own stack)"),
-            ));
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .start_handler(move |_| crate::context::enter(context.clone()))
-            .build()
-            .map_err(|e| Error::param("threads", n, format!("cannot start the threads: {e}")))
     }
 }
 

@@ -181,7 +181,11 @@ fn our_svc_on_heart_scale_exported_equals_svm_trains_model_file() {
     let mut l = Learner::from_kind("svc").unwrap();
     l.set_param("gamma", "auto").unwrap();
     let model = l.fit(&data).unwrap();
-    let ours_text = libsvm_format::write(model.downcast_ref::<SvmModel>().unwrap()).unwrap();
+    let ours_text = model
+        .downcast_ref::<SvmModel>()
+        .unwrap()
+        .to_libsvm()
+        .unwrap();
     let theirs_text = std::fs::read_to_string(fixture("heart_rbf.model")).unwrap();
     // svm-train keeps the labels as first seen (1 -1), we write them sorted (-1 1): the
     // one pair is reversed, so its rho is the negative of svm-train's
@@ -275,7 +279,7 @@ fn round_trip_cases() -> Vec<(&'static str, Model, Features<'static>)> {
 fn export_then_import_predicts_the_same_bits_for_every_type() {
     for (name, model, x) in round_trip_cases() {
         let ours = model.downcast_ref::<SvmModel>().unwrap();
-        let text = libsvm_format::write(ours).unwrap();
+        let text = ours.to_libsvm().unwrap();
         let back = read_text(&text).unwrap();
         assert_eq!(back.classes, ours.classes, "{name}");
         assert_eq!(
@@ -297,7 +301,7 @@ fn export_then_import_predicts_the_same_bits_for_every_type() {
             );
         }
         // written again, the same text
-        assert_eq!(libsvm_format::write(&back).unwrap(), text, "{name}");
+        assert_eq!(back.to_libsvm().unwrap(), text, "{name}");
     }
 }
 
@@ -566,6 +570,10 @@ fn models_the_format_cannot_hold_are_refused_on_export() {
         .unwrap()
         .fit(&Dataset::new(x, &y).unwrap())
         .unwrap();
-    let e = libsvm_format::write(m.downcast_ref::<SvmModel>().unwrap()).unwrap_err();
+    let e = m
+        .downcast_ref::<SvmModel>()
+        .unwrap()
+        .to_libsvm()
+        .unwrap_err();
     assert!(e.to_string().contains("integers"), "{e}");
 }

@@ -151,7 +151,7 @@ fn svm_train_t4_cases_have_its_objective_rho_support_and_predictions() {
         }
         // written as a LIBSVM model file: the `0:ID` lines name the support rows as
         // svm-train's file does, and the file reads back to the same decision values
-        let text = libsvm_format::write(m).unwrap();
+        let text = m.to_libsvm().unwrap();
         let back = libsvm_format::read(text.as_bytes(), std::path::Path::new("m")).unwrap();
         assert_eq!(back.support, m.support, "{name}");
         let first = m.support[0] + 1;

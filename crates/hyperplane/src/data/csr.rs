@@ -1,10 +1,9 @@
 //! The owned CSR matrix and its builder.
 
-use hyperplane_kernels::csr::{ColumnVec, Columns, CsrError};
+use hyperplane_kernels::csr::{ColumnVec, Columns, CsrError, Value};
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
-use crate::data::borrowed::CsrValue;
 use crate::data::rows::{Csr, RowAccess};
 use crate::error::{Error, Result};
 
@@ -129,7 +128,7 @@ impl CsrMatrix {
     }
 
     /// The CSR form of a dense matrix of `f64` or `f32` (zeros dropped, values as `f64`).
-    pub fn from_dense<V: CsrValue>(x: ArrayView2<V>) -> Self {
+    pub fn from_dense<V: Value>(x: ArrayView2<V>) -> Self {
         let mut b = CsrBuilder::new(x.ncols());
         for row in x.rows() {
             b.push_sorted_row(

@@ -77,7 +77,7 @@ pub fn sniff(path: &Path, opts: &ReadOptions) -> Result<CsvShape> {
             // the columns past the prefix would have no name: the first line is read whole
             None => {
                 // one byte past the budget tells a line over it
-                std::io::BufReader::new(file.take(crate::context::budget().saturating_add(1)))
+                std::io::BufReader::new(file.take(crate::memory::budget().saturating_add(1)))
                     .read_until(b'\n', &mut prefix)
                     .map_err(|e| Error::io(path, e))?;
                 crate::memory::check_bytes(

@@ -1,5 +1,5 @@
 //! LIBSVM's own model file format (what `svm-train` writes and `svm-predict` reads), both
-//! ways: [`write()`] an [`SvmModel`] as LIBSVM model text, [`read()`] one back.
+//! ways: [`SvmModel::to_libsvm`] writes a model as LIBSVM model text, [`read()`] one back.
 //!
 //! ```text
 //! svm_type c_svc                      c_svc | nu_svc | one_class | epsilon_svr | nu_svr
@@ -108,84 +108,88 @@ fn line_of(out: &mut String, key: &str, values: impl IntoIterator<Item = String>
     out.push('\n');
 }
 
-/// The model as LIBSVM model text, classes in sorted order; an error for a model the
-/// format cannot hold (class labels that are not integers).
-pub fn write(model: &SvmModel) -> Result<String> {
-    model.validate()?;
-    let refuse = |what: String| Error::Unsupported {
-        model: "a LIBSVM model file".into(),
-        what,
-    };
-    let mut labels = Vec::new();
-    for c in &model.classes {
-        match c {
-            Label::Int(v) if i32::try_from(*v).is_ok() => labels.push(v.to_string()),
-            other => {
-                return Err(refuse(format!(
-                    "the class label `{other}` (LIBSVM's labels are integers)"
-                )))
+/// What this module adds to the model: its LIBSVM text (`export --format libsvm`).
+impl SvmModel {
+    /// The model as LIBSVM model text, classes in sorted order; an error for a model the
+    /// format cannot hold (class labels that are not integers).
+    pub fn to_libsvm(&self) -> Result<String> {
+        let model = self;
+        model.validate()?;
+        let refuse = |what: String| Error::Unsupported {
+            model: "a LIBSVM model file".into(),
+            what,
+        };
+        let mut labels = Vec::new();
+        for c in &model.classes {
+            match c {
+                Label::Int(v) if i32::try_from(*v).is_ok() => labels.push(v.to_string()),
+                other => {
+                    return Err(refuse(format!(
+                        "the class label `{other}` (LIBSVM's labels are integers)"
+                    )))
+                }
             }
         }
-    }
-    let k = &model.kernel;
-    let mut out = String::new();
-    line_of(
-        &mut out,
-        "svm_type",
-        [type_name(model.svm_type).to_string()],
-    );
-    line_of(&mut out, "kernel_type", [kernel_name(k.kind).to_string()]);
-    if k.kind == KernelKind::Poly {
-        line_of(&mut out, "degree", [k.degree.to_string()]);
-    }
-    if k.uses_gamma() {
-        line_of(&mut out, "gamma", [num(k.gamma)]);
-    }
-    if matches!(k.kind, KernelKind::Poly | KernelKind::Sigmoid) {
-        line_of(&mut out, "coef0", [num(k.coef0)]);
-    }
-    let single = model.svm_type.single_dual();
-    let nr_class = if single { 2 } else { model.classes.len() };
-    line_of(&mut out, "nr_class", [nr_class.to_string()]);
-    line_of(&mut out, "total_sv", [model.support.len().to_string()]);
-    line_of(&mut out, "rho", model.duals.iter().map(|d| num(d.rho)));
-    if !single {
-        line_of(&mut out, "label", labels);
-        if let Some(p) = &model.probability {
-            line_of(&mut out, "probA", p.prob_a.iter().map(|&v| num(v)));
-            line_of(&mut out, "probB", p.prob_b.iter().map(|&v| num(v)));
-        }
+        let k = &model.kernel;
+        let mut out = String::new();
         line_of(
             &mut out,
-            "nr_sv",
-            model.n_support.iter().map(|n| n.to_string()),
+            "svm_type",
+            [type_name(model.svm_type).to_string()],
         );
-    }
-    out.push_str("SV\n");
-    for s in 0..model.support.len() {
-        let coefs: Vec<String> = model.dual_coef.iter().map(|row| num(row[s])).collect();
-        out.push_str(&coefs.join(" "));
-        if k.is_precomputed() {
-            let _ = write!(out, " 0:{}", model.support[s] + 1);
+        line_of(&mut out, "kernel_type", [kernel_name(k.kind).to_string()]);
+        if k.kind == KernelKind::Poly {
+            line_of(&mut out, "degree", [k.degree.to_string()]);
+        }
+        if k.uses_gamma() {
+            line_of(&mut out, "gamma", [num(k.gamma)]);
+        }
+        if matches!(k.kind, KernelKind::Poly | KernelKind::Sigmoid) {
+            line_of(&mut out, "coef0", [num(k.coef0)]);
+        }
+        let single = model.svm_type.single_dual();
+        let nr_class = if single { 2 } else { model.classes.len() };
+        line_of(&mut out, "nr_class", [nr_class.to_string()]);
+        line_of(&mut out, "total_sv", [model.support.len().to_string()]);
+        line_of(&mut out, "rho", model.duals.iter().map(|d| num(d.rho)));
+        if !single {
+            line_of(&mut out, "label", labels);
+            if let Some(p) = &model.probability {
+                line_of(&mut out, "probA", p.prob_a.iter().map(|&v| num(v)));
+                line_of(&mut out, "probB", p.prob_b.iter().map(|&v| num(v)));
+            }
+            line_of(
+                &mut out,
+                "nr_sv",
+                model.n_support.iter().map(|n| n.to_string()),
+            );
+        }
+        out.push_str("SV\n");
+        for s in 0..model.support.len() {
+            let coefs: Vec<String> = model.dual_coef.iter().map(|row| num(row[s])).collect();
+            out.push_str(&coefs.join(" "));
+            if k.is_precomputed() {
+                let _ = write!(out, " 0:{}", model.support[s] + 1);
+                out.push('\n');
+                continue;
+            }
+            match &model.support_vectors {
+                SupportVectors::Dense { n_cols, values, .. } => {
+                    for (j, v) in values[s * n_cols..(s + 1) * n_cols].iter().enumerate() {
+                        let _ = write!(out, " {}:{}", j + 1, num(*v));
+                    }
+                }
+                SupportVectors::Sparse(m) => {
+                    let (idx, val) = m.row(s);
+                    for (j, v) in idx.iter().zip(val) {
+                        let _ = write!(out, " {}:{}", j + 1, num(*v));
+                    }
+                }
+            }
             out.push('\n');
-            continue;
         }
-        match &model.support_vectors {
-            SupportVectors::Dense { n_cols, values, .. } => {
-                for (j, v) in values[s * n_cols..(s + 1) * n_cols].iter().enumerate() {
-                    let _ = write!(out, " {}:{}", j + 1, num(*v));
-                }
-            }
-            SupportVectors::Sparse(m) => {
-                let (idx, val) = m.row(s);
-                for (j, v) in idx.iter().zip(val) {
-                    let _ = write!(out, " {}:{}", j + 1, num(*v));
-                }
-            }
-        }
-        out.push('\n');
+        Ok(out)
     }
-    Ok(out)
 }
 
 /// The keywords of the header, in the order LIBSVM writes them.

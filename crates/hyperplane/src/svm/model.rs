@@ -623,7 +623,7 @@ impl FittedModel for SvmModel {
     }
     fn export(&self, format: ExportFormat) -> Option<Result<String>> {
         match format {
-            ExportFormat::Libsvm => Some(super::libsvm_format::write(self)),
+            ExportFormat::Libsvm => Some(self.to_libsvm()),
         }
     }
 }
