@@ -543,13 +543,8 @@ fn probabilities_normalised(s: &Subject, sparse: bool) -> Check {
             if m.predicts_most_probable() {
                 // the claim lets callers skip predict: it must hold
                 let predicted = m.predict_index(ds.x()).map_err(|e| e.to_string())?;
-                let most: Vec<usize> = p
-                    .rows()
-                    .into_iter()
-                    .map(|r| crate::numeric::argmax(&r.to_vec()))
-                    .collect();
                 ensure!(
-                    predicted == most,
+                    predicted == first_largest(&p),
                     "predicts_most_probable, yet predict differs from the most probable class"
                 );
             }
@@ -562,10 +557,26 @@ fn probabilities_normalised(s: &Subject, sparse: bool) -> Check {
                 "{} score columns for 3 classes",
                 scores.ncols()
             );
+            if m.predicts_largest_score() {
+                // the claim lets callers skip predict: it must hold
+                let predicted = m.predict_index(ds.x()).map_err(|e| e.to_string())?;
+                ensure!(
+                    predicted == first_largest(&scores),
+                    "predicts_largest_score, yet predict differs from the largest score"
+                );
+            }
             Ok(())
         }
         Err(e) => Err(format!("predict_proba failed: {e}")),
     }
+}
+
+/// The column of each row's first largest value.
+fn first_largest(a: &Array2<f64>) -> Vec<usize> {
+    a.rows()
+        .into_iter()
+        .map(|r| crate::numeric::argmax(&r.to_vec()))
+        .collect()
 }
 
 type CheckFn = fn(&Subject, bool) -> Check;

@@ -59,6 +59,14 @@ pub trait Classifier {
     fn predicts_most_probable(&self) -> bool {
         false
     }
+    /// Whether [`predict_index`](Classifier::predict_index) is the first largest of
+    /// [`decision_function`](Classifier::decision_function) (its default), so a caller
+    /// holding the scores need not predict again. A kernel SVM of more than two classes
+    /// votes over its pairs, and its scores (votes plus bounded confidences) may break a
+    /// tie of votes otherwise.
+    fn predicts_largest_score(&self) -> bool {
+        true
+    }
     /// Index into `classes()` of the predicted class of each row (first maximum on ties).
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
         let scores = self.decision_function(x)?;

@@ -9,6 +9,7 @@
 mod common;
 
 mod conformance;
+mod decision_rule;
 mod dense_f32;
 mod deterministic_bytes;
 mod guide;

@@ -187,15 +187,20 @@ impl Pipeline {
     /// true classes `y_true` (indices into [`Pipeline::classes`]).
     /// The class scores of every row of `x` (probabilities when the model has them, and
     /// then `true`; otherwise its decision values, which rank the rows) and the classes
-    /// `predict` gives: the largest score, unless the probabilities may disagree with the
-    /// prediction (a kernel SVM's Platt sigmoids and its vote).
+    /// `predict` gives: the largest score where that is the prediction, else `predict`
+    /// again (a kernel SVM's vote, which its Platt probabilities or its scores may break
+    /// otherwise on a tie).
     fn scored_predictions(&self, x: &Features) -> Result<(Array2<f64>, bool, Vec<usize>)> {
         let (scores, is_proba) = match self.model.predict_proba(x) {
             Ok(p) => (p, true),
             Err(Error::Unsupported { .. }) => (self.model.decision_function(x)?, false),
             Err(e) => return Err(e),
         };
-        let y_pred: Vec<usize> = if is_proba && !self.model.predicts_most_probable() {
+        let reuse = match is_proba {
+            true => self.model.predicts_most_probable(),
+            false => self.model.predicts_largest_score(),
+        };
+        let y_pred: Vec<usize> = if !reuse {
             self.model.predict_index(x)?
         } else {
             scores

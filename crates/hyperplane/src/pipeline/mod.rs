@@ -687,6 +687,9 @@ impl Classifier for Model {
     fn predicts_most_probable(&self) -> bool {
         self.classifier().is_ok_and(|c| c.predicts_most_probable())
     }
+    fn predicts_largest_score(&self) -> bool {
+        self.classifier().is_ok_and(|c| c.predicts_largest_score())
+    }
 }
 
 #[cfg(test)]

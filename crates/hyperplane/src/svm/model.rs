@@ -564,6 +564,11 @@ impl Classifier for SvmModel {
         }
         Ok(out)
     }
+    /// Two classes (or one-class): the sign of the one decision value, which is the larger
+    /// score; more classes: the vote.
+    fn predicts_largest_score(&self) -> bool {
+        self.classes.len() <= 2
+    }
     /// LIBSVM's vote over the pairs.
     fn predict_index(&self, x: &Features) -> Result<Vec<usize>> {
         if self.classes.len() == 1 {
