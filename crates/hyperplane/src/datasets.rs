@@ -106,15 +106,17 @@ fn records(bytes: &[u8]) -> impl Iterator<Item = Result<Record<'_>>> {
                 return Err(damaged("record header fields"));
             };
             let n: usize = n.parse().map_err(|_| damaged("record length"))?;
-            let body = r
-                .get(eol + 1..eol + 1 + n)
+            let end = (eol + 1)
+                .checked_add(n)
+                .filter(|&end| end <= r.len())
                 .ok_or_else(|| damaged("truncated message"))?;
+            let body = &r[eol + 1..end];
             let plain =
                 |s: &str| !s.is_empty() && !s.contains(['/', '\\']) && s != "." && s != "..";
             if !plain(label) || !plain(name) {
                 return Err(damaged("record name"));
             }
-            rest = Some(&r[eol + 1 + n..]);
+            rest = Some(&r[end..]);
             Ok(Record {
                 label,
                 group,
@@ -165,6 +167,8 @@ mod tests {
     fn damaged_corpus_is_an_error() {
         assert!(parse_corpus(b"nope").is_err());
         assert!(parse_corpus(b"hyperplane-corpus 1\nham\tg\tn\t10\nshort").is_err());
+        let huge = parse_corpus(b"hyperplane-corpus 1\nham\tg\tn\t18446744073709551615\nab");
+        assert!(huge.unwrap_err().to_string().contains("truncated"));
         let ok = parse_corpus(b"hyperplane-corpus 1\nham\tg\tn\t3\n\xffab").unwrap();
         assert_eq!(ok.docs, vec!["\u{fffd}ab".to_string()]);
         let escapes = parse_corpus(b"hyperplane-corpus 1\nham\tg\t../n\t1\na").unwrap_err();
